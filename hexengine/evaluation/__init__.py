@@ -1,0 +1,32 @@
+"""Static evaluations of Hex positions, one module each, selected by name.
+
+Every evaluation is a function ``evaluate(geo, stones, colour) -> float``: ``stones`` is the
+``[black_bits, white_bits]`` list of a Board, and the score is from ``colour``'s point of view
+(positive = good for ``colour``).  Scores must stay well inside ``±WIN_SCORE`` of the search.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..geometry import Geometry
+from . import shortest_path
+
+Evaluation = Callable[[Geometry, list, int], float]
+
+EVALUATIONS: dict[str, Evaluation] = {
+    "shortest-path": shortest_path.evaluate,
+}
+
+DEFAULT_EVALUATION = "shortest-path"
+
+
+def register(name: str, function: Evaluation) -> None:
+    EVALUATIONS[name] = function
+
+
+def get(name: str) -> Evaluation:
+    """The evaluation called ``name``; KeyError lists the known ones."""
+    try:
+        return EVALUATIONS[name]
+    except KeyError:
+        raise KeyError(f"unknown evaluation {name!r} (known: {', '.join(EVALUATIONS)})") from None

@@ -1,0 +1,125 @@
+"""The one interface the protocol uses to get a move: settings in, SearchResult out.
+
+``Player.genmove(board, colour, seconds, stop)`` hides which algorithm answers (iterative
+alpha-beta, plain minimax, random), so the search can grow without the protocol changing.
+"""
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, fields
+from typing import Callable, Optional
+
+from .board import Board
+from .evaluation import DEFAULT_EVALUATION, EVALUATIONS
+from .search import Searcher, SearchResult, minimax_root
+
+ALGORITHMS = ("alphabeta", "minimax", "random")
+
+
+@dataclass
+class Settings:
+    """Engine settings, shown and changed through ``param_hexengine``."""
+    algorithm: str = "alphabeta"
+    evaluation: str = DEFAULT_EVALUATION
+    max_time: float = 10.0
+    max_depth: int = 64
+    width: int = 0
+    seed: int = 0
+    randomize: bool = False
+    tt_size: int = 1_000_000
+
+    def set(self, name: str, text: str) -> None:
+        """Set one setting from its text form; ValueError says what was wrong."""
+        kinds = {f.name: f.type for f in fields(self)}
+        if name not in kinds:
+            raise ValueError(f"unknown parameter {name!r}")
+        if name == "algorithm":
+            if text not in ALGORITHMS:
+                raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}")
+            value: object = text
+        elif name == "evaluation":
+            if text not in EVALUATIONS:
+                raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}")
+            value = text
+        elif name == "randomize":
+            if text not in ("0", "1", "true", "false"):
+                raise ValueError("randomize must be 0 or 1")
+            value = text in ("1", "true")
+        elif name == "max_time":
+            try:
+                value = float(text)
+            except ValueError:
+                raise ValueError(f"max_time must be a number of seconds, not {text!r}") from None
+            if not 0 < value <= 86400:
+                raise ValueError("max_time must be > 0 and at most 86400")
+        else:
+            try:
+                value = int(text)
+            except ValueError:
+                raise ValueError(f"{name} must be an integer, not {text!r}") from None
+            low = 0 if name in ("width", "seed") else 1
+            if value < low:
+                raise ValueError(f"{name} must be at least {low}")
+        setattr(self, name, value)
+
+    def describe(self) -> list[tuple[str, str, str]]:
+        """(type, name, value) triples in HexGui's parameter-list form."""
+        out = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "algorithm":
+                kind = "list/" + "/".join(ALGORITHMS)
+            elif f.name == "evaluation":
+                kind = "list/" + "/".join(EVALUATIONS)
+            elif isinstance(value, bool):
+                kind, value = "bool", int(value)
+            else:
+                kind = "string"
+            out.append((kind, f.name, str(value)))
+        return out
+
+
+class Player:
+    """Chooses moves for the engine under its current settings."""
+
+    def __init__(self, settings: Optional[Settings] = None) -> None:
+        self.settings = settings or Settings()
+        self._searcher: Optional[Searcher] = None
+        self._searcher_key: tuple = ()
+        self.rng = random.Random(self.settings.seed)
+
+    def reset(self) -> None:
+        """Forget learned state (TT) and reseed: a new game."""
+        self._searcher = None
+        self.rng = random.Random(self.settings.seed)
+
+    def searcher(self) -> Searcher:
+        s = self.settings
+        key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize)
+        if self._searcher is None or key != self._searcher_key:
+            self._searcher = Searcher(s.evaluation, s.tt_size, s.width, s.seed, s.randomize)
+            self._searcher_key = key
+            self.rng = random.Random(s.seed)
+        return self._searcher
+
+    def genmove(self, board: Board, colour: int, seconds: float,
+                stop: Optional[threading.Event] = None,
+                on_iteration: Optional[Callable[[SearchResult], None]] = None) -> SearchResult:
+        """Best move for ``colour`` within ``seconds`` (or until ``stop`` is set).
+
+        The board must not be decided and must have an empty cell."""
+        s = self.settings
+        started = time.monotonic()
+        if s.algorithm == "random":
+            cells = list(board.geo.iter_bits(board.empty))
+            move = self.rng.choice(cells)
+            return SearchResult(move, 0.0, 0, 1, time.monotonic() - started, [move])
+        if s.algorithm == "minimax":
+            depth = min(s.max_depth, 64)
+            result = minimax_root(board, colour, depth, s.evaluation)
+            result.elapsed = time.monotonic() - started
+            return result
+        return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
+                                      on_iteration)

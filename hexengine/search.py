@@ -1,0 +1,403 @@
+"""Negamax alpha-beta with principal-variation search, iterative deepening and a
+transposition table, plus the fixed-depth baselines (plain minimax, random).
+
+The search works on raw bitboards (``stones[colour] |= bit`` / ``^= bit``), never on Board
+objects, and never prints: it returns a SearchResult and reports each finished iteration
+through an optional callback, which the protocol layer turns into log lines.
+"""
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from .board import SIDE_KEY, Board, zobrist_keys
+from .evaluation import get as get_evaluation
+from .evaluation.shortest_path import NO_PATH, path_cells
+
+WIN = 100_000
+WIN_THRESHOLD = WIN - 10_000
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class SearchAborted(Exception):
+    """Raised inside the tree when the deadline passes or the stop flag is set."""
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the move (a cell index) and how it got there."""
+    move: int
+    score: float = 0.0
+    depth: int = 0
+    nodes: int = 0
+    elapsed: float = 0.0
+    pv: list[int] = field(default_factory=list)
+    scores: dict[int, float] = field(default_factory=dict)
+    complete: bool = True  # False when the last iteration was cut short
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
+
+
+def score_text(score: float) -> str:
+    """'win in 3' / 'loss in 2' / '+1.50': a human reading of a search score."""
+    if score >= WIN_THRESHOLD:
+        return f"win in {int(WIN - score + 1) // 2}"
+    if score <= -WIN_THRESHOLD:
+        return f"loss in {int(WIN + score) // 2}"
+    return f"{score:+.2f}"
+
+
+class Searcher:
+    """Iterative-deepening alpha-beta over one evaluation, with a persistent TT."""
+
+    def __init__(self, evaluation: str = "shortest-path", tt_size: int = 1_000_000,
+                 width: int = 0, seed: Optional[int] = None, randomize: bool = False,
+                 use_tt: bool = True) -> None:
+        self.evaluation_name = evaluation
+        self.evaluate = get_evaluation(evaluation)
+        self.tt_size = tt_size
+        self.width = width
+        self.use_tt = use_tt
+        self.randomize = randomize
+        self.rng = random.Random(seed)
+        self.tt: dict[int, tuple] = {}
+        self.generation = 0
+
+    # --- public ------------------------------------------------------------------------
+    def search(self, board: Board, colour: int, deadline: Optional[float] = None,
+               max_depth: int = 64, stop: Optional[threading.Event] = None,
+               on_iteration: Optional[Callable[[SearchResult], None]] = None) -> SearchResult:
+        """Search ``board`` for ``colour`` until ``max_depth``, ``deadline`` or ``stop``."""
+        start_time = time.monotonic()
+        self._prepare(board, colour, deadline, stop)
+        geo = self.geo
+        stones = self.stones
+        # immediate facts first: a win now, or the only block of a win next move
+        d_own, own_cells = path_cells(geo, stones, colour)
+        if d_own == 1:
+            move = (own_cells & -own_cells).bit_length() - 1
+            return SearchResult(move, WIN - 1, 1, 1, time.monotonic() - start_time, [move])
+        root_moves = self._ordered_moves(colour, 0, -1, d_own, own_cells)
+        if not root_moves:  # two winning threats against us: lost, block one anyway
+            _, opp_cells = path_cells(geo, stones, 1 - colour)
+            move = (opp_cells & -opp_cells).bit_length() - 1
+            return SearchResult(move, -(WIN - 2), 1, 1, time.monotonic() - start_time, [move])
+        if len(root_moves) == 1:
+            move = root_moves[0]
+            return SearchResult(move, self.evaluate(geo, stones, colour), 0, 1,
+                                time.monotonic() - start_time, [move])
+        if self.randomize:
+            self._shuffle_ties(root_moves, colour)
+        best = SearchResult(root_moves[0] if root_moves else -1, 0.0, 0, 0, 0.0,
+                            root_moves[:1])
+        last_iter_time = 0.0
+        for depth in range(1, max_depth + 1):
+            iter_start = time.monotonic()
+            if deadline is not None and depth > 2 and last_iter_time > 0:
+                # the next iteration typically costs a few times the last one
+                if iter_start + last_iter_time * 2.5 > deadline:
+                    break
+            try:
+                score, move, scores = self._root(root_moves, depth, colour)
+                complete = True
+            except SearchAborted:
+                score, move, scores = self._partial
+                complete = False
+            elapsed = time.monotonic() - start_time
+            if move is None:  # aborted before the first root move finished
+                best.complete = False
+                break
+            pv = self._pv(move, colour, depth)
+            best = SearchResult(move, score, depth, self.nodes, elapsed, pv, scores, complete)
+            if on_iteration is not None:
+                on_iteration(best)
+            if not complete:
+                break
+            last_iter_time = time.monotonic() - iter_start
+            root_moves.remove(move)
+            root_moves.insert(0, move)
+            if abs(score) >= WIN_THRESHOLD or depth >= len(root_moves):
+                break  # decided, or the whole game tree is searched
+        best.nodes = self.nodes
+        best.elapsed = time.monotonic() - start_time
+        return best
+
+    # --- internals -----------------------------------------------------------------------
+    def _prepare(self, board: Board, colour: int, deadline: Optional[float],
+                 stop: Optional[threading.Event]) -> None:
+        self.geo = board.geo
+        self.stones = list(board.stones)
+        self.hash = board.hash
+        self.zobrist = zobrist_keys(board.geo.max_index)
+        self.deadline = deadline
+        self.stop = stop
+        self.nodes = 0
+        self.killers: list[list[int]] = [[-1, -1] for _ in range(board.geo.size + 2)]
+        self.history = [0] * board.geo.max_index
+        self.generation += 1
+        self._partial = (0.0, None, {})
+        centre_c = (board.geo.width - 1) / 2
+        centre_r = (board.geo.height - 1) / 2
+        self.centrality = [0.0] * board.geo.max_index
+        for cell in board.geo.cells:
+            c, r = board.geo.coords(cell)
+            # hex distance from the centre, as a small tie-break for quiet cells
+            dc, dr = c - centre_c, r - centre_r
+            self.centrality[cell] = -max(abs(dc), abs(dr), abs(dc + dr))
+
+    def _check_time(self) -> None:
+        if self.stop is not None and self.stop.is_set():
+            raise SearchAborted
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise SearchAborted
+
+    def _shuffle_ties(self, moves: list[int], colour: int) -> None:
+        """Shuffle the root moves that share the leading ordering group."""
+        if len(moves) > 1:
+            head = moves[:max(2, min(len(moves), 4))]
+            self.rng.shuffle(head)
+            moves[:len(head)] = head
+
+    def _ordered_moves(self, colour: int, ply: int, tt_move: int,
+                       d_own: int, own_cells: int) -> list[int]:
+        """Moves to search in order; [] means every move loses at once (opponent has
+        two or more winning cells).  Applies the width limit."""
+        geo = self.geo
+        stones = self.stones
+        empty = geo.mask & ~(stones[0] | stones[1])
+        d_opp, opp_cells = path_cells(geo, stones, 1 - colour)
+        if d_opp == 1:
+            # the opponent wins next move at any cell of opp_cells: block, if only one
+            if opp_cells & (opp_cells - 1):
+                return []
+            return [opp_cells.bit_length() - 1]
+        both = own_cells & opp_cells
+        hist = self.history
+        cent = self.centrality
+        killers = self.killers[ply]
+        prio: list[tuple[float, int]] = []
+        bits = empty
+        while bits:
+            low = bits & -bits
+            cell = low.bit_length() - 1
+            bits ^= low
+            p = hist[cell] * 0.001 + cent[cell] * 0.01
+            if low & both:
+                p += 300.0
+            elif low & opp_cells:
+                p += 200.0
+            elif low & own_cells:
+                p += 150.0
+            if cell == killers[0] or cell == killers[1]:
+                p += 100.0
+            if cell == tt_move:
+                p += 10_000.0
+            prio.append((p, cell))
+        prio.sort(reverse=True)
+        moves = [cell for _, cell in prio]
+        if self.width and len(moves) > self.width:
+            del moves[self.width:]
+        return moves
+
+    def _root(self, moves: list[int], depth: int, colour: int):
+        alpha = -WIN - 1
+        beta = WIN + 1
+        best_move = None
+        best_score = -WIN - 1
+        scores: dict[int, float] = {}
+        stones = self.stones
+        zob = self.zobrist[colour]
+        self._partial = (best_score, best_move, scores)
+        for i, move in enumerate(moves):
+            bit = 1 << move
+            stones[colour] |= bit
+            self.hash ^= zob[move]
+            try:
+                if i == 0:
+                    score = -self._negamax(depth - 1, -beta, -alpha, 1 - colour, 1)
+                else:
+                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1 - colour, 1)
+                    if score > alpha:
+                        score = -self._negamax(depth - 1, -beta, -alpha, 1 - colour, 1)
+            finally:
+                stones[colour] ^= bit
+                self.hash ^= zob[move]
+            scores[move] = score
+            if score > best_score:
+                best_score = score
+                best_move = move
+                self._partial = (best_score, best_move, scores)
+            if score > alpha:
+                alpha = score
+        self._store(self.hash ^ (SIDE_KEY if colour else 0), depth, best_score, EXACT, best_move)
+        return best_score, best_move, scores
+
+    def _negamax(self, depth: int, alpha: float, beta: float, colour: int, ply: int) -> float:
+        self.nodes += 1
+        if not self.nodes & 1023:
+            self._check_time()
+        geo = self.geo
+        stones = self.stones
+        if depth <= 0:
+            return self.evaluate(geo, stones, colour)
+        d_own, own_cells = path_cells(geo, stones, colour)
+        if d_own == 1:
+            return WIN - ply
+        if d_own == NO_PATH:
+            return -(WIN - ply)
+        key = self.hash ^ (SIDE_KEY if colour else 0)
+        tt_move = -1
+        entry = self.tt.get(key) if self.use_tt else None
+        if entry is not None:
+            e_depth, e_flag, e_score, e_move, _ = entry
+            tt_move = e_move
+            if e_depth >= depth:
+                if e_score >= WIN_THRESHOLD:
+                    e_score -= ply
+                elif e_score <= -WIN_THRESHOLD:
+                    e_score += ply
+                if e_flag == EXACT:
+                    return e_score
+                if e_flag == LOWER and e_score >= beta:
+                    return e_score
+                if e_flag == UPPER and e_score <= alpha:
+                    return e_score
+        moves = self._ordered_moves(colour, ply, tt_move, d_own, own_cells)
+        if not moves:
+            return -(WIN - ply - 1)
+        alpha0 = alpha
+        best = -WIN - 1
+        best_move = moves[0]
+        zob = self.zobrist[colour]
+        other = 1 - colour
+        first = True
+        for move in moves:
+            bit = 1 << move
+            stones[colour] |= bit
+            self.hash ^= zob[move]
+            try:
+                if first:
+                    score = -self._negamax(depth - 1, -beta, -alpha, other, ply + 1)
+                    first = False
+                else:
+                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, other, ply + 1)
+                    if alpha < score < beta:
+                        score = -self._negamax(depth - 1, -beta, -alpha, other, ply + 1)
+            finally:
+                stones[colour] ^= bit
+                self.hash ^= zob[move]
+            if score > best:
+                best = score
+                best_move = move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        killers = self.killers[ply]
+                        if killers[0] != move:
+                            killers[1] = killers[0]
+                            killers[0] = move
+                        self.history[move] += depth * depth
+                        break
+        flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
+        stored = best
+        if stored >= WIN_THRESHOLD:
+            stored += ply
+        elif stored <= -WIN_THRESHOLD:
+            stored -= ply
+        self._store(key, depth, stored, flag, best_move)
+        return best
+
+    def _store(self, key: int, depth: int, score: float, flag: int, move: Optional[int]) -> None:
+        if not self.use_tt:
+            return
+        tt = self.tt
+        old = tt.get(key)
+        if old is not None and old[4] == self.generation and old[0] > depth:
+            return  # keep the deeper result of this search
+        if len(tt) >= self.tt_size and old is None:
+            gen = self.generation
+            for k in [k for k, v in tt.items() if v[4] != gen]:
+                del tt[k]
+            if len(tt) >= self.tt_size * 0.9:
+                tt.clear()
+        tt[key] = (depth, flag, score, -1 if move is None else move, self.generation)
+
+    def _pv(self, move: int, colour: int, depth: int) -> list[int]:
+        """The principal variation: the root move, then TT moves while they are legal."""
+        pv = [move]
+        stones = list(self.stones)
+        h = self.hash
+        zob = self.zobrist
+        c = colour
+        stones[c] |= 1 << move
+        h ^= zob[c][move]
+        c = 1 - c
+        seen = {h}
+        for _ in range(depth - 1):
+            entry = self.tt.get(h ^ (SIDE_KEY if c else 0))
+            if entry is None or entry[3] < 0:
+                break
+            m = entry[3]
+            if (stones[0] | stones[1]) >> m & 1:
+                break
+            pv.append(m)
+            stones[c] |= 1 << m
+            h ^= zob[c][m]
+            c = 1 - c
+            if h in seen:
+                break
+            seen.add(h)
+        return pv
+
+
+def _minimax(board: Board, colour: int, depth: int, evaluation: str):
+    """Plain negamax without pruning, TT or ordering; returns (value, best move, nodes).
+
+    Same conventions as Searcher: a side whose distance is 1 wins (WIN - ply); a side facing
+    two or more winning cells of the opponent loses; a side with no path has lost."""
+    geo = board.geo
+    evaluate = get_evaluation(evaluation)
+    stones = list(board.stones)
+    nodes = 0
+
+    def rec(d: int, c: int, ply: int) -> tuple[float, int]:
+        nonlocal nodes
+        nodes += 1
+        if d <= 0:
+            return evaluate(geo, stones, c), -1
+        d_own, own_cells = path_cells(geo, stones, c)
+        if d_own == 1:
+            return WIN - ply, (own_cells & -own_cells).bit_length() - 1
+        if d_own == NO_PATH:
+            return -(WIN - ply), -1
+        d_opp, opp_cells = path_cells(geo, stones, 1 - c)
+        if d_opp == 1 and opp_cells & (opp_cells - 1):
+            return -(WIN - ply - 1), (opp_cells & -opp_cells).bit_length() - 1
+        best, best_move = -WIN - 1.0, -1
+        empty = geo.mask & ~(stones[0] | stones[1])
+        for m in geo.iter_bits(empty):
+            stones[c] |= 1 << m
+            v = -rec(d - 1, 1 - c, ply + 1)[0]
+            stones[c] ^= 1 << m
+            if v > best:
+                best, best_move = v, m
+        return best, best_move
+
+    value, move = rec(depth, colour, 0)
+    return value, move, nodes
+
+
+def minimax_value(board: Board, colour: int, depth: int, evaluation: str) -> float:
+    """The plain-minimax value of a position: the reference the search must match."""
+    return _minimax(board, colour, depth, evaluation)[0]
+
+
+def minimax_root(board: Board, colour: int, depth: int, evaluation: str) -> SearchResult:
+    """The baseline player: plain minimax at a fixed depth (no pruning, TT or ordering)."""
+    value, move, nodes = _minimax(board, colour, max(1, depth), evaluation)
+    return SearchResult(move, value, depth, nodes, 0.0, [move])

@@ -1,0 +1,50 @@
+"""The ``hexengine`` command: an HTP engine on stdin/stdout."""
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import click
+
+from hexengine.evaluation import EVALUATIONS
+from hexengine.player import ALGORITHMS, Settings
+
+from .commands import SWAP_STYLES, Engine
+from .htp import Session
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--time", "max_time", type=click.FloatRange(min=0.01), default=10.0,
+              show_default=True, help="Seconds per genmove when no game clock is given.")
+@click.option("--eval", "evaluation", type=click.Choice(sorted(EVALUATIONS)),
+              default=Settings.evaluation, show_default=True, help="Evaluation function.")
+@click.option("--algorithm", type=click.Choice(ALGORITHMS), default="alphabeta",
+              show_default=True, help="alphabeta (iterative deepening), minimax, random.")
+@click.option("--depth", "max_depth", type=click.IntRange(min=1), default=64,
+              show_default=True, help="Maximum search depth (fixed depth for minimax).")
+@click.option("--width", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Moves searched per node (0 = all).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--randomize/--no-randomize", default=False, show_default=True,
+              help="Vary the choice among the best-ordered root moves.")
+@click.option("--swap/--no-swap", default=False, show_default=True,
+              help="Allow the swap rule (same as param_game allow_swap 1).")
+@click.option("--swap-style", type=click.Choice(SWAP_STYLES), default="swap-pieces",
+              show_default=True, help="How genmove answers when it swaps.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
+              default=None, help="Write search logs to FILE instead of stderr.")
+@click.option("--quiet", is_flag=True, help="No search logs at all.")
+def main(max_time: float, evaluation: str, algorithm: str, max_depth: int, width: int,
+         seed: int, randomize: bool, swap: bool, swap_style: str, log_file: Optional[str],
+         quiet: bool) -> None:
+    """Hex engine speaking HTP (GTP for Hex) on stdin/stdout."""
+    settings = Settings(algorithm=algorithm, evaluation=evaluation, max_time=max_time,
+                        max_depth=max_depth, width=width, seed=seed, randomize=randomize)
+    log = open(log_file, "a", encoding="utf-8") if log_file else sys.stderr
+    if quiet:
+        import io
+        log = io.StringIO()
+    engine = Engine(settings, allow_swap=swap, log=log, swap_style=swap_style)
+    stdin = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
+    status = Session(engine.handle, stdin, sys.stdout).run()
+    sys.exit(status)

@@ -1,0 +1,121 @@
+"""HTP framing: parse command lines, format replies, and the session loop.
+
+HTP is GTP as Hex programs speak it.  A command is ``[id] name args...``; a reply is
+``=[id] text`` or ``?[id] message`` followed by one empty line.  The loop reads stdin on a
+thread of its own so that ``# interrupt`` (HexGui's way to stop a running genmove) is seen
+while the command is still being handled: it sets that command's ``interrupt`` event.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional, TextIO
+
+
+class HtpError(Exception):
+    """A command failed; the message becomes the ``? message`` reply."""
+
+
+class QuitSession(Exception):
+    """Raised by a handler (after its reply is formatted) to end the session."""
+
+
+@dataclass
+class Command:
+    """One parsed command line."""
+    name: str
+    args: list[str]
+    id: Optional[str] = None
+    interrupt: threading.Event = field(default_factory=threading.Event)
+
+
+def parse_line(line: str) -> Optional[Command]:
+    """A command from one input line, or None for blank lines and comments."""
+    line = line.split("#", 1)[0]
+    # GTP: control characters other than tab and newline are dropped, tabs become spaces
+    line = "".join(ch for ch in line.replace("\t", " ") if ch >= " " or ch == "\n").strip()
+    if not line:
+        return None
+    words = line.split()
+    cmd_id = None
+    if words[0].isdigit():
+        cmd_id = words.pop(0)
+        if not words:
+            return Command("", [], cmd_id)
+    return Command(words[0], words[1:], cmd_id)
+
+
+def format_reply(ok: bool, text: str, cmd_id: Optional[str] = None) -> str:
+    """``=id text`` / ``?id text`` and the closing empty line; no empty line inside."""
+    lines = [line.rstrip() for line in text.rstrip().split("\n")]
+    rest = [line for line in lines[1:] if line.strip()]
+    head = ("=" if ok else "?") + (cmd_id or "")
+    if lines[0] or rest:
+        head += " " + "\n".join([lines[0]] + rest)
+    return head + "\n\n"
+
+
+def is_interrupt(line: str) -> bool:
+    """HexGui writes ``# interrupt`` to stop the running command."""
+    stripped = line.strip()
+    return stripped.startswith("#") and stripped[1:].strip().lower() == "interrupt"
+
+
+class Session:
+    """Runs the read-dispatch-reply loop until ``quit`` or end of input."""
+
+    def __init__(self, handle: Callable[[Command], str], infile: Iterable[str],
+                 outfile: TextIO) -> None:
+        self.handle = handle
+        self.infile = infile
+        self.outfile = outfile
+        self._queue: "queue.Queue[Optional[Command]]" = queue.Queue()
+        self._last: Optional[Command] = None
+
+    def _read(self) -> None:
+        try:
+            for raw in self.infile:
+                line = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
+                if is_interrupt(line):
+                    last = self._last
+                    if last is not None:
+                        last.interrupt.set()
+                    continue
+                cmd = parse_line(line)
+                if cmd is not None:
+                    self._last = cmd
+                    self._queue.put(cmd)
+        except (OSError, ValueError):
+            pass
+        finally:
+            self._queue.put(None)
+
+    def run(self) -> int:
+        """Serve commands; returns the exit status (0)."""
+        reader = threading.Thread(target=self._read, name="htp-reader", daemon=True)
+        reader.start()
+        while True:
+            cmd = self._queue.get()
+            if cmd is None:
+                return 0
+            quitting = False
+            try:
+                if not cmd.name:
+                    raise HtpError("empty command")
+                reply = format_reply(True, self.handle(cmd), cmd.id)
+            except QuitSession:
+                reply = format_reply(True, "", cmd.id)
+                quitting = True
+            except HtpError as exc:
+                reply = format_reply(False, str(exc) or "error", cmd.id)
+            except Exception as exc:  # an engine bug must not end the game
+                reply = format_reply(False, f"internal error: {type(exc).__name__}: {exc}",
+                                     cmd.id)
+            try:
+                self.outfile.write(reply)
+                self.outfile.flush()
+            except (BrokenPipeError, OSError):
+                return 0
+            if quitting:
+                return 0
