@@ -46,9 +46,9 @@ class SearchResult:
 def score_text(score: float) -> str:
     """'win in 3' / 'loss in 2' / '+1.50': a human reading of a search score."""
     if score >= WIN_THRESHOLD:
-        return f"win in {int(WIN - score + 1) // 2}"
+        return f"win in {int(WIN - score) // 2 + 1}"
     if score <= -WIN_THRESHOLD:
-        return f"loss in {int(WIN + score) // 2}"
+        return f"loss in {(int(WIN + score) + 1) // 2}"
     return f"{score:+.2f}"
 
 
@@ -81,12 +81,12 @@ class Searcher:
         d_own, own_cells = path_cells(geo, stones, colour)
         if d_own == 1:
             move = (own_cells & -own_cells).bit_length() - 1
-            return SearchResult(move, WIN - 1, 1, 1, time.monotonic() - start_time, [move])
+            return SearchResult(move, WIN, 1, 1, time.monotonic() - start_time, [move])
         root_moves = self._ordered_moves(colour, 0, -1, d_own, own_cells)
         if not root_moves:  # two winning threats against us: lost, block one anyway
             _, opp_cells = path_cells(geo, stones, 1 - colour)
             move = (opp_cells & -opp_cells).bit_length() - 1
-            return SearchResult(move, -(WIN - 2), 1, 1, time.monotonic() - start_time, [move])
+            return SearchResult(move, -(WIN - 1), 1, 1, time.monotonic() - start_time, [move])
         if len(root_moves) == 1:
             move = root_moves[0]
             return SearchResult(move, self.evaluate(geo, stones, colour), 0, 1,
@@ -149,6 +149,11 @@ class Searcher:
             # hex distance from the centre, as a small tie-break for quiet cells
             dc, dr = c - centre_c, r - centre_r
             self.centrality[cell] = -max(abs(dc), abs(dr), abs(dc + dr))
+
+    def value(self, board: Board, colour: int, depth: int) -> float:
+        """The fixed-depth negamax value of a position (no deadline); for testing."""
+        self._prepare(board, colour, None, None)
+        return self._negamax(depth, -WIN - 1, WIN + 1, colour, 0)
 
     def _check_time(self) -> None:
         if self.stop is not None and self.stop.is_set():
@@ -239,7 +244,7 @@ class Searcher:
 
     def _negamax(self, depth: int, alpha: float, beta: float, colour: int, ply: int) -> float:
         self.nodes += 1
-        if not self.nodes & 1023:
+        if not self.nodes & 31:
             self._check_time()
         geo = self.geo
         stones = self.stones
@@ -379,8 +384,9 @@ def _minimax(board: Board, colour: int, depth: int, evaluation: str):
         if d_opp == 1 and opp_cells & (opp_cells - 1):
             return -(WIN - ply - 1), (opp_cells & -opp_cells).bit_length() - 1
         best, best_move = -WIN - 1.0, -1
-        empty = geo.mask & ~(stones[0] | stones[1])
-        for m in geo.iter_bits(empty):
+        # the one cell that stops a win next move is forced (every other move loses)
+        candidates = opp_cells if d_opp == 1 else geo.mask & ~(stones[0] | stones[1])
+        for m in geo.iter_bits(candidates):
             stones[c] |= 1 << m
             v = -rec(d - 1, 1 - c, ply + 1)[0]
             stones[c] ^= 1 << m

@@ -1,0 +1,105 @@
+"""The search on known positions: soundness against plain minimax, wins, blocks, threats."""
+import random
+import time
+
+import pytest
+
+from hexengine.board import BLACK, WHITE, Board
+from hexengine.search import WIN, WIN_THRESHOLD, Searcher, minimax_value, score_text
+
+
+def random_position(rng: random.Random, width: int, height: int, stones: int) -> Board:
+    """A random undecided position with ``stones`` stones, alternating colours."""
+    while True:
+        board = Board(width, height)
+        cells = list(board.geo.cells)
+        rng.shuffle(cells)
+        for cell in cells[:stones]:
+            board.play(cell)
+            if board.winner() is not None:
+                break
+        if board.winner() is None:
+            return board
+
+
+@pytest.mark.parametrize("size,stones,depth", [(3, 2, 3), (4, 5, 3), (4, 8, 4), (5, 12, 3)])
+def test_alphabeta_matches_plain_minimax(size, stones, depth):
+    rng = random.Random(size * 100 + stones)
+    for _ in range(12):
+        board = random_position(rng, size, size, stones)
+        colour = board.to_move
+        expected = minimax_value(board, colour, depth, "shortest-path")
+        searcher = Searcher("shortest-path")
+        assert searcher.value(board, colour, depth) == expected
+        # the same through iterative deepening with the TT filled by shallower iterations
+        searcher = Searcher("shortest-path")
+        result = searcher.search(board, colour, max_depth=depth)
+        if abs(expected) < WIN_THRESHOLD and result.depth == depth:
+            assert result.score == expected
+
+
+def test_plays_winning_move_at_once():
+    board = Board(7)
+    for name in ("d1", "d2", "d3", "d5", "d6", "d7"):
+        board.play(board.parse_move(name), BLACK)
+    board.play(board.parse_move("a1"), WHITE)
+    result = Searcher().search(board, BLACK, deadline=time.monotonic() + 5)
+    assert board.move_name(result.move) == "d4"
+    assert result.score >= WIN_THRESHOLD
+    assert score_text(result.score) == "win in 1"
+
+
+def test_blocks_the_only_defence():
+    board = Board(7)
+    # white needs only c4 to join a..g on row 4
+    for name in ("a4", "b4", "d4", "e4", "f4", "g4"):
+        board.play(board.parse_move(name), WHITE)
+    board.play(board.parse_move("a1"), BLACK)
+    result = Searcher().search(board, BLACK, deadline=time.monotonic() + 5)
+    assert board.move_name(result.move) == "c4"
+
+
+def test_two_threats_is_a_loss():
+    # white needs only c2 (row 2) or only c3 (row 3): black cannot stop both
+    board = Board(5)
+    for name in ("a2", "b2", "d2", "e2", "a3", "b3", "d3", "e3"):
+        board.play(board.parse_move(name), WHITE)
+    result = Searcher().search(board, BLACK, deadline=time.monotonic() + 5)
+    assert result.score <= -WIN_THRESHOLD
+    assert board.move_name(result.move) in ("c2", "c3")  # still blocks one
+
+
+def test_finds_bridge_win_two_moves_deep():
+    # 4x4: black b2 and c3 form a bridge (c2/b3), white a4 and d1 sit in the corners.
+    # No single black move connects, but black forces a win by playing into the bridges.
+    board = Board(4)
+    for colour, name in ((BLACK, "b2"), (WHITE, "a4"), (BLACK, "c3"), (WHITE, "d1")):
+        board.play(board.parse_move(name), colour)
+    assert minimax_value(board, BLACK, 2, "shortest-path") < WIN_THRESHOLD  # not shallow
+    result = Searcher().search(board, BLACK, max_depth=5)
+    assert result.score >= WIN_THRESHOLD
+    # the chosen move really wins: plain minimax proves every white reply loses
+    board.play(result.move, BLACK)
+    assert minimax_value(board, WHITE, 4, "shortest-path") <= -WIN_THRESHOLD
+
+
+def test_search_respects_deadline_and_stop_flag():
+    import threading
+    board = Board(11)
+    board.play(board.parse_move("f6"))
+    start = time.monotonic()
+    Searcher().search(board, WHITE, deadline=start + 0.3)
+    assert time.monotonic() - start < 0.3 + 0.5
+    stop = threading.Event()
+    threading.Timer(0.2, stop.set).start()
+    start = time.monotonic()
+    result = Searcher().search(board, WHITE, deadline=start + 30, stop=stop)
+    assert time.monotonic() - start < 1.2
+    assert result.move in board.geo.cells and board.colour_at(result.move) is None
+
+
+def test_win_scores_prefer_faster_wins():
+    assert score_text(WIN) == "win in 1"
+    assert score_text(WIN - 2) == "win in 2"
+    assert score_text(-(WIN - 1)) == "loss in 1"
+    assert score_text(-(WIN - 3)) == "loss in 2"
