@@ -1,0 +1,106 @@
+"""genmove over the real protocol: tactics, time budgets, clocks, logs and seeds."""
+import time
+
+import pytest
+
+from tests.htpclient import HtpClient
+
+
+def setup(engine, size, moves):
+    engine.ok(f"boardsize {size}")
+    for colour, cell in moves:
+        engine.ok(f"play {colour} {cell}")
+
+
+def test_wins_in_one(engine):
+    setup(engine, 7, [("b", c) for c in ("d1", "d2", "d3", "d5", "d6", "d7")] + [("w", "a1")])
+    assert engine.ok("genmove b") == "d4"
+    assert engine.ok("final_score") == "B+"
+    assert engine.ok("genmove w") == "resign"
+
+
+def test_blocks_the_only_defence(engine):
+    setup(engine, 7, [("w", c) for c in ("a4", "b4", "d4", "e4", "f4", "g4")] + [("b", "a1")])
+    assert engine.ok("genmove b") == "c4"
+
+
+def test_reg_genmove_does_not_play(engine):
+    setup(engine, 5, [("b", "c3")])
+    move = engine.ok("reg_genmove w")
+    assert move in engine.ok("all_legal_moves").split()
+    assert "move 1," in engine.ok("showboard")
+
+
+@pytest.mark.parametrize("budget", [0.2, 2.0])
+def test_answers_inside_budget(make_engine, budget):
+    engine = make_engine("--time", str(budget))
+    engine.ok("boardsize 11")
+    engine.ok("play b f6")
+    for colour in ("w", "b", "w"):
+        ok, move, elapsed = engine.timed(f"genmove {colour}")
+        assert ok and move
+        assert elapsed < budget + 0.5, f"{elapsed:.2f}s for a {budget}s budget"
+
+
+def test_param_max_time_sets_budget(engine):
+    engine.ok("boardsize 11")
+    engine.ok("param_hexengine max_time 0.3")
+    ok, _, elapsed = engine.timed("genmove b")
+    assert ok and elapsed < 0.8
+    assert "[string] max_time 0.3" in engine.ok("param_hexengine")
+
+
+def test_time_left_shortens_thinking(make_engine):
+    engine = make_engine("--time", "20")
+    engine.ok("boardsize 11")
+    engine.ok("time_settings 60 0 0")
+    engine.ok("time_left b 2")
+    ok, move, elapsed = engine.timed("genmove b", timeout=30)
+    assert ok and move
+    # 2 s left over ~30 expected moves: a fraction of a second, far below the 20 s limit
+    assert elapsed < 1.0
+
+
+def test_game_time_parameter_gives_a_clock(make_engine):
+    engine = make_engine("--time", "20")
+    engine.ok("boardsize 11")
+    engine.ok("param_game game_time 3")
+    ok, move, elapsed = engine.timed("genmove b", timeout=30)
+    assert ok and elapsed < 1.5
+
+
+def test_genmove_logs_search_to_stderr_log(make_engine, tmp_path):
+    log = tmp_path / "engine.log"
+    engine = make_engine("--time", "0.3", "--log", str(log))
+    engine.ok("boardsize 7")
+    engine.ok("genmove b")
+    engine.ok("hexengine-info")
+    text = log.read_text()
+    for word in ("depth", "nodes", "nps", "score", "pv"):
+        assert word in text
+    pv = engine.ok("hexengine-pv").split()
+    assert pv[0] == "b" and len(pv) >= 2
+    scores = engine.ok("hexengine-scores").split()
+    assert len(scores) >= 2 and len(scores) % 2 == 0
+
+
+def play_out(engine, size):
+    engine.ok(f"boardsize {size}")
+    moves = []
+    colour = "b"
+    while True:
+        move = engine.ok(f"genmove {colour}")
+        if move == "resign":
+            break
+        moves.append(move)
+        colour = "w" if colour == "b" else "b"
+    return moves
+
+
+def test_seed_makes_play_reproducible(make_engine):
+    games = []
+    for _ in range(2):
+        engine = make_engine("--depth", "2", "--randomize", "--seed", "7", "--time", "30")
+        games.append(play_out(engine, 5))
+    assert games[0] == games[1]
+    assert len(games[0]) >= 5
