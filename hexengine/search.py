@@ -141,14 +141,7 @@ class Searcher:
         self.history = [0] * board.geo.max_index
         self.generation += 1
         self._partial = (0.0, None, {})
-        centre_c = (board.geo.width - 1) / 2
-        centre_r = (board.geo.height - 1) / 2
-        self.centrality = [0.0] * board.geo.max_index
-        for cell in board.geo.cells:
-            c, r = board.geo.coords(cell)
-            # hex distance from the centre, as a small tie-break for quiet cells
-            dc, dr = c - centre_c, r - centre_r
-            self.centrality[cell] = -max(abs(dc), abs(dr), abs(dc + dr))
+        self.centre_order, self.centre_rank = centre_order(board.geo)
 
     def value(self, board: Board, colour: int, depth: int) -> float:
         """The fixed-depth negamax value of a position (no deadline); for testing."""
@@ -170,43 +163,53 @@ class Searcher:
 
     def _ordered_moves(self, colour: int, ply: int, tt_move: int,
                        d_own: int, own_cells: int) -> list[int]:
-        """Moves to search in order; [] means every move loses at once (opponent has
-        two or more winning cells).  Applies the width limit."""
+        """Moves to search, best first; [] when the opponent has two or more winning cells
+        (every move loses).  Order: TT move, killers, cells on both colours' shortest paths,
+        on the opponent's, on our own, then the rest by centre distance; history breaks ties
+        inside each group.  The width limit (if any) cuts the tail."""
         geo = self.geo
         stones = self.stones
         empty = geo.mask & ~(stones[0] | stones[1])
         d_opp, opp_cells = path_cells(geo, stones, 1 - colour)
         if d_opp == 1:
-            # the opponent wins next move at any cell of opp_cells: block, if only one
             if opp_cells & (opp_cells - 1):
                 return []
             return [opp_cells.bit_length() - 1]
-        both = own_cells & opp_cells
+        moves: list[int] = []
+        taken = 0
+        if tt_move >= 0 and (empty >> tt_move) & 1:
+            moves.append(tt_move)
+            taken = 1 << tt_move
+        for k in self.killers[ply]:
+            if k >= 0 and (empty >> k) & 1 and not (taken >> k) & 1:
+                moves.append(k)
+                taken |= 1 << k
         hist = self.history
-        cent = self.centrality
-        killers = self.killers[ply]
-        prio: list[tuple[float, int]] = []
-        bits = empty
-        while bits:
-            low = bits & -bits
-            cell = low.bit_length() - 1
-            bits ^= low
-            p = hist[cell] * 0.001 + cent[cell] * 0.01
-            if low & both:
-                p += 300.0
-            elif low & opp_cells:
-                p += 200.0
-            elif low & own_cells:
-                p += 150.0
-            if cell == killers[0] or cell == killers[1]:
-                p += 100.0
-            if cell == tt_move:
-                p += 10_000.0
-            prio.append((p, cell))
-        prio.sort(reverse=True)
-        moves = [cell for _, cell in prio]
-        if self.width and len(moves) > self.width:
-            del moves[self.width:]
+        rank = self.centre_rank
+        both = own_cells & opp_cells
+        for group in (both, opp_cells & ~both, own_cells & ~both):
+            group &= ~taken
+            if group:
+                cells = []
+                while group:
+                    low = group & -group
+                    cells.append(low.bit_length() - 1)
+                    group ^= low
+                if len(cells) > 1:
+                    cells.sort(key=lambda c: hist[c] * 64 - rank[c], reverse=True)
+                moves.extend(cells)
+        width = self.width
+        if width and len(moves) >= width:
+            del moves[width:]
+            return moves
+        rest = empty & ~(own_cells | opp_cells | taken)
+        if rest:
+            tail = [c for c in self.centre_order if (rest >> c) & 1]
+            if len(tail) > 1:
+                tail.sort(key=lambda c: hist[c], reverse=True)  # stable: centre order kept
+            moves.extend(tail)
+        if width and len(moves) > width:
+            del moves[width:]
         return moves
 
     def _root(self, moves: list[int], depth: int, colour: int):
@@ -358,6 +361,28 @@ class Searcher:
                 break
             seen.add(h)
         return pv
+
+
+_CENTRE: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+
+
+def centre_order(geo) -> tuple[list[int], list[int]]:
+    """Cells sorted by hex distance from the centre, and each cell's rank in that order."""
+    key = (geo.width, geo.height)
+    if key not in _CENTRE:
+        cc, cr = (geo.width - 1) / 2, (geo.height - 1) / 2
+
+        def dist(cell: int) -> float:
+            c, r = geo.coords(cell)
+            dc, dr = c - cc, r - cr
+            return max(abs(dc), abs(dr), abs(dc + dr))
+
+        order = sorted(geo.cells, key=dist)
+        rank = [0] * geo.max_index
+        for i, cell in enumerate(order):
+            rank[cell] = i
+        _CENTRE[key] = (order, rank)
+    return _CENTRE[key]
 
 
 def _minimax(board: Board, colour: int, depth: int, evaluation: str):
