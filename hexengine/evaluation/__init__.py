@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Callable
 
 from ..geometry import Geometry
-from . import shortest_path
+from . import bridge_distance, shortest_path
 
 Evaluation = Callable[[Geometry, list, int], float]
 
 EVALUATIONS: dict[str, Evaluation] = {
     "shortest-path": shortest_path.evaluate,
+    "bridge-distance": bridge_distance.evaluate,
 }
 
 DEFAULT_EVALUATION = "shortest-path"
