@@ -22,8 +22,8 @@ from .htp import Session
               show_default=True, help="alphabeta (iterative deepening), minimax, random.")
 @click.option("--depth", "max_depth", type=click.IntRange(min=1), default=64,
               show_default=True, help="Maximum search depth (fixed depth for minimax).")
-@click.option("--width", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Moves searched per node (0 = all).")
+@click.option("--width", type=click.IntRange(min=0), default=Settings.width,
+              show_default=True, help="Moves searched per node (0 = all).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--randomize/--no-randomize", default=False, show_default=True,
               help="Vary the choice among the best-ordered root moves.")
