@@ -95,12 +95,13 @@ class Searcher:
             self._shuffle_ties(root_moves, colour)
         best = SearchResult(root_moves[0] if root_moves else -1, 0.0, 0, 0, 0.0,
                             root_moves[:1])
-        last_iter_time = 0.0
+        durations: list[float] = []
         for depth in range(1, max_depth + 1):
             iter_start = time.monotonic()
-            if deadline is not None and depth > 2 and last_iter_time > 0:
-                # the next iteration typically costs a few times the last one
-                if iter_start + last_iter_time * 2.5 > deadline:
+            if deadline is not None and len(durations) >= 2 and durations[-1] > 0.005:
+                # predict the next iteration from the growth of the last two
+                growth = durations[-1] / max(durations[-2], 1e-4)
+                if iter_start + durations[-1] * min(max(growth, 1.5), 12.0) > deadline:
                     break
             try:
                 score, move, scores = self._root(root_moves, depth, colour)
@@ -118,7 +119,7 @@ class Searcher:
                 on_iteration(best)
             if not complete:
                 break
-            last_iter_time = time.monotonic() - iter_start
+            durations.append(time.monotonic() - iter_start)
             root_moves.remove(move)
             root_moves.insert(0, move)
             if abs(score) >= WIN_THRESHOLD or depth >= len(root_moves):
