@@ -1,8 +1,9 @@
 """The ``hexengine`` command: an HTP engine on stdin/stdout."""
 from __future__ import annotations
 
+import os
 import sys
-from typing import Optional
+from typing import Iterator, Optional
 
 import click
 
@@ -11,6 +12,31 @@ from hexengine.player import ALGORITHMS, Settings
 
 from .commands import SWAP_STYLES, Engine
 from .htp import Session
+
+
+def _stdin_lines() -> Iterator[bytes]:
+    """Lines of stdin read straight from the file descriptor.
+
+    The reader thread may still be blocked in a read when ``quit`` ends the session; had it
+    been reading through ``sys.stdin.buffer`` it would hold that buffer's lock and the
+    interpreter would abort at shutdown ("could not acquire lock ... daemon threads",
+    exit status 134).  A bare ``os.read`` holds no lock."""
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        yield from (sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin)
+        return
+    pending = b""
+    while True:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        pending += chunk
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            yield line + b"\n"
+    if pending:
+        yield pending
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,6 +71,5 @@ def main(max_time: float, evaluation: str, algorithm: str, max_depth: int, width
         import io
         log = io.StringIO()
     engine = Engine(settings, allow_swap=swap, log=log, swap_style=swap_style)
-    stdin = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
-    status = Session(engine.handle, stdin, sys.stdout).run()
+    status = Session(engine.handle, _stdin_lines(), sys.stdout).run()
     sys.exit(status)

@@ -391,7 +391,8 @@ def _param_game(engine: Engine, args: list[str]) -> str:
             f"[string] game_time {0 if game_time is None else game_time:g}",
         ])
     if len(args) != 2:
-        raise HtpError("usage: param_game [NAME VALUE]")
+        raise HtpError(f"missing value for game parameter {args[0]!r} "
+                       "(usage: param_game [NAME VALUE])")
     name, value = args
     if name == "allow_swap":
         engine.allow_swap = parse_bool(name, value)
@@ -415,7 +416,8 @@ def _param_hexengine(engine: Engine, args: list[str]) -> str:
         lines.append(f"[list/{'/'.join(SWAP_STYLES)}] swap_style {engine.swap_style}")
         return "\n".join(lines)
     if len(args) != 2:
-        raise HtpError("usage: param_hexengine [NAME VALUE]")
+        raise HtpError(f"missing value for engine parameter {args[0]!r} "
+                       "(usage: param_hexengine [NAME VALUE])")
     name, value = args
     if name == "swap_style":
         if value not in SWAP_STYLES:
