@@ -71,20 +71,24 @@ class Session:
         self.infile = infile
         self.outfile = outfile
         self._queue: "queue.Queue[Optional[Command]]" = queue.Queue()
-        self._last: Optional[Command] = None
+        # commands read but not yet answered: ``# interrupt`` stops all of them, so it
+        # reaches the running genmove even when more commands were queued behind it
+        self._unfinished: dict[int, Command] = {}
+        self._lock = threading.Lock()
 
     def _read(self) -> None:
         try:
             for raw in self.infile:
                 line = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
                 if is_interrupt(line):
-                    last = self._last
-                    if last is not None:
-                        last.interrupt.set()
+                    with self._lock:
+                        for pending in self._unfinished.values():
+                            pending.interrupt.set()
                     continue
                 cmd = parse_line(line)
                 if cmd is not None:
-                    self._last = cmd
+                    with self._lock:
+                        self._unfinished[id(cmd)] = cmd
                     self._queue.put(cmd)
         except (OSError, ValueError):
             pass
@@ -112,6 +116,8 @@ class Session:
             except Exception as exc:  # an engine bug must not end the game
                 reply = format_reply(False, f"internal error: {type(exc).__name__}: {exc}",
                                      cmd.id)
+            with self._lock:
+                self._unfinished.pop(id(cmd), None)
             try:
                 self.outfile.write(reply)
                 self.outfile.flush()

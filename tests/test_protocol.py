@@ -375,6 +375,23 @@ def test_interrupt_during_long_genmove(make_engine):
     assert engine.read_reply(timeout=5) == (True, "2", "7")
 
 
+def test_interrupt_reaches_genmove_with_commands_queued_behind_it(make_engine):
+    engine = make_engine("--time", "60")
+    engine.ok("boardsize 13 13")
+    for cmd in ("play b g7", "play w f8", "play b e9"):
+        engine.ok(cmd)
+    legal = engine.ok("all_legal_moves").split()
+    engine.write("21 reg_genmove w\n22 name\n")
+    time.sleep(1.0)
+    engine.write("# interrupt\n")
+    interrupted = time.monotonic()
+    ok, move, cmd_id = engine.read_reply(timeout=10)
+    assert time.monotonic() - interrupted < 1.0
+    assert ok and cmd_id == "21" and move in legal
+    assert engine.read_reply(timeout=5) == (True, "hexengine", "22")
+    assert "move 3," in engine.ok("showboard")  # reg_genmove played nothing
+
+
 # --- bad input ------------------------------------------------------------------------------
 BAD_COMMANDS = [
     ("foo", ["unknown", "foo"]),
