@@ -30,20 +30,32 @@ class SgfGame:
         board = Board(self.width, self.height, allow_swap=allow_swap)
         try:
             for colour, name in self.setup:
-                board.play(board.parse_move(name), colour)
+                board.play(board.parse_move(_move_text(name)), colour)
             for i, (colour, name) in enumerate(self.moves):
                 if limit is not None and i >= limit:
                     break
-                if name.lower() == "resign":
+                if name.lower() in ("resign", "forfeit"):
                     break
-                board.play(board.parse_move(name), colour)
+                board.play(board.parse_move(_move_text(name)), colour)
         except (IllegalMove, ValueError) as exc:
             raise SgfError(f"bad move in game record: {exc}") from None
         return board
 
 
+def _move_text(name: str) -> str:
+    """A move as HexGui's reader accepts it: ``swap`` means swap-pieces, and two letters
+    (``cd``, Little Golem's Go-like notation) mean column c, row 4."""
+    low = name.strip().lower()
+    if low == "swap":
+        return "swap-pieces"
+    if len(low) == 2 and low.isascii() and low.isalpha():
+        return f"{low[0]}{ord(low[1]) - ord('a') + 1}"
+    return low
+
+
 _TOKEN = re.compile(r"\s*(?:(\()|(\))|(;)|([A-Za-z]+)((?:\s*\[(?:[^\]\\]|\\.)*\])+))", re.S)
 _VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.S)
+_ESCAPED = re.compile(r"\\(.)", re.S)
 
 
 def parse(text: str) -> SgfGame:
@@ -82,7 +94,7 @@ def parse(text: str) -> SgfGame:
             if skipping_from is None:
                 if not nodes:
                     raise SgfError("property before the first node")
-                values = [v.replace("\\]", "]") for v in _VALUE.findall(m.group(5))]
+                values = [_ESCAPED.sub(r"\1", v) for v in _VALUE.findall(m.group(5))]
                 nodes[-1].append((m.group(4).upper(), values))
     if depth != 0:
         raise SgfError("unbalanced '(' in SGF")

@@ -175,3 +175,30 @@ def test_savesgf_of_a_won_game_records_result(engine, tmp_path):
     engine.ok("clear_board")
     engine.ok(f"loadsgf {path}")
     assert engine.ok("final_score") == "B+"
+
+
+def test_escapes_round_trip():
+    board = Board(3)
+    board.play(board.parse_move("b2"))
+    text = sgf.board_to_sgf(board, {"GC": "a\\b]c", "PB": "x\\"})
+    game = sgf.parse(text)
+    assert game.properties["GC"] == "a\\b]c" and game.properties["PB"] == "x\\"
+
+
+def test_hexgui_reader_aliases():
+    """HexGui reads ``swap`` as swap-pieces and Little Golem's two-letter cells (cd = c4)."""
+    game = sgf.parse("(;FF[4]GM[11]SZ[13]\n;B[cd];W[swap];B[ga]\n;W[resign])")
+    board = game.to_board()
+    assert board.history == [(BLACK, board.parse_move("c4")), (WHITE, SWAP_PIECES),
+                             (BLACK, board.parse_move("g1"))]
+    assert board.colour_at(board.parse_move("d3")) == WHITE
+
+
+def test_hexgui_line_wrapping():
+    """HexGui wraps lines at 72 characters, also between a property name and its values."""
+    text = ("(;FF[4]AP[HexGui:0.10]GM[11]SZ[9]AB\n[a1][b2]\n[c3]AW[d4]\n"
+            "[e5];B\n[f6]\n;W[g7])")
+    game = sgf.parse(text)
+    assert game.setup == [(BLACK, "a1"), (BLACK, "b2"), (BLACK, "c3"), (WHITE, "d4"),
+                          (WHITE, "e5")]
+    assert game.moves == [(BLACK, "f6"), (WHITE, "g7")]
