@@ -122,6 +122,20 @@ def test_hexgui_out_of_turn_play_and_genmove_of_given_colour(engine):
     assert len(stones) == 11
 
 
+def test_hexgui_analyze_commands_all_answer(engine):
+    engine.ok("boardsize 7")
+    commands = [line.split("/")[2] for line in engine.ok("hexgui-analyze_commands").split("\n")]
+    for cmd in commands:
+        engine.ok(cmd)  # before any search
+    engine.ok("play b d4")
+    move = engine.ok("genmove w")
+    for cmd in commands:
+        text = engine.ok(cmd)
+        assert "\n\n" not in text
+    pv = engine.ok("hexengine-pv").split()
+    assert pv[:2] == ["w", move]
+
+
 # --- full games ----------------------------------------------------------------------------
 @pytest.mark.parametrize("size", [7, 11])
 def test_full_game_to_a_win(make_engine, size):
