@@ -118,7 +118,7 @@ class Player:
             return SearchResult(move, 0.0, 0, 1, time.monotonic() - started, [move])
         if s.algorithm == "minimax":
             depth = min(s.max_depth, 64)
-            result = minimax_root(board, colour, depth, s.evaluation)
+            result = minimax_root(board, colour, depth, s.evaluation, started + seconds, stop)
             result.elapsed = time.monotonic() - started
             return result
         return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,

@@ -386,7 +386,8 @@ def centre_order(geo) -> tuple[list[int], list[int]]:
     return _CENTRE[key]
 
 
-def _minimax(board: Board, colour: int, depth: int, evaluation: str):
+def _minimax(board: Board, colour: int, depth: int, evaluation: str,
+             deadline: Optional[float] = None, stop: Optional[threading.Event] = None):
     """Plain negamax without pruning, TT or ordering; returns (value, best move, nodes).
 
     Same conventions as Searcher: a side whose distance is 1 wins (WIN - ply); a side facing
@@ -399,6 +400,9 @@ def _minimax(board: Board, colour: int, depth: int, evaluation: str):
     def rec(d: int, c: int, ply: int) -> tuple[float, int]:
         nonlocal nodes
         nodes += 1
+        if not nodes & 31 and ((stop is not None and stop.is_set())
+                               or (deadline is not None and time.monotonic() >= deadline)):
+            raise SearchAborted
         if d <= 0:
             return evaluate(geo, stones, c), -1
         d_own, own_cells = path_cells(geo, stones, c)
@@ -429,7 +433,21 @@ def minimax_value(board: Board, colour: int, depth: int, evaluation: str) -> flo
     return _minimax(board, colour, depth, evaluation)[0]
 
 
-def minimax_root(board: Board, colour: int, depth: int, evaluation: str) -> SearchResult:
-    """The baseline player: plain minimax at a fixed depth (no pruning, TT or ordering)."""
-    value, move, nodes = _minimax(board, colour, max(1, depth), evaluation)
-    return SearchResult(move, value, depth, nodes, 0.0, [move])
+def minimax_root(board: Board, colour: int, depth: int, evaluation: str,
+                 deadline: Optional[float] = None,
+                 stop: Optional[threading.Event] = None) -> SearchResult:
+    """The baseline player: plain minimax (no pruning, TT or ordering) deepened one ply at a
+    time up to ``depth``; the deepest search finished before ``deadline``/``stop`` answers."""
+    result = None
+    for d in range(1, max(1, depth) + 1):
+        try:
+            value, move, nodes = _minimax(board, colour, d, evaluation, deadline, stop)
+        except SearchAborted:
+            break
+        result = SearchResult(move, value, d, nodes, 0.0, [move])
+        if abs(value) >= WIN_THRESHOLD:
+            break
+    if result is None:  # not even depth 1 finished: the first empty cell
+        move = (board.empty & -board.empty).bit_length() - 1
+        result = SearchResult(move, 0.0, 0, 0, 0.0, [move], complete=False)
+    return result
