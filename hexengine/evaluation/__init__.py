@@ -9,13 +9,15 @@ from __future__ import annotations
 from typing import Callable
 
 from ..geometry import Geometry
-from . import bridge_distance, shortest_path
+from . import adjacency, bridge_distance, centre_progress, shortest_path
 
 Evaluation = Callable[[Geometry, list, int], float]
 
 EVALUATIONS: dict[str, Evaluation] = {
     "shortest-path": shortest_path.evaluate,
     "bridge-distance": bridge_distance.evaluate,
+    "adjacency": adjacency.evaluate,
+    "centre-progress": centre_progress.evaluate,
 }
 
 DEFAULT_EVALUATION = "shortest-path"

@@ -1,0 +1,109 @@
+"""Evaluations on known and random positions: distances against an independent Dijkstra,
+colour symmetry, and sane signs."""
+import heapq
+import math
+import random
+
+import pytest
+
+from hexengine.board import BLACK, WHITE, Board
+from hexengine.evaluation import EVALUATIONS, shortest_path
+from hexengine.evaluation.shortest_path import NO_PATH
+
+
+def dijkstra(board: Board, colour: int) -> int:
+    """Plain Dijkstra over cells with a virtual source edge: empty 1, own 0, opponent blocks."""
+    geo = board.geo
+    start, goal = geo.edges[colour]
+    dist = {}
+    heap = []
+    for cell in geo.iter_bits(start):
+        owner = board.colour_at(cell)
+        if owner == 1 - colour:
+            continue
+        cost = 0 if owner == colour else 1
+        heapq.heappush(heap, (cost, cell))
+    while heap:
+        d, cell = heapq.heappop(heap)
+        if cell in dist:
+            continue
+        dist[cell] = d
+        if (goal >> cell) & 1:
+            return d
+        for n in geo.neighbours[cell]:
+            owner = board.colour_at(n)
+            if n in dist or owner == 1 - colour:
+                continue
+            heapq.heappush(heap, (d + (0 if owner == colour else 1), n))
+    return NO_PATH
+
+
+def random_board(rng: random.Random, width: int, height: int) -> Board:
+    board = Board(width, height)
+    cells = list(board.geo.cells)
+    rng.shuffle(cells)
+    for cell in cells[: rng.randint(0, len(cells))]:
+        board.play(cell, rng.randint(0, 1))
+    return board
+
+
+def test_layered_distance_matches_dijkstra():
+    rng = random.Random(11)
+    sizes = [(w, h) for w in range(1, 12) for h in (w, max(1, w - 2), w + 1)]
+    for i in range(2000):
+        w, h = sizes[i % len(sizes)]
+        board = random_board(rng, w, h)
+        for colour in (BLACK, WHITE):
+            assert shortest_path.distance(board.geo, board.stones, colour) == \
+                dijkstra(board, colour), board.render()
+
+
+def test_path_cells_lie_on_shortest_paths():
+    rng = random.Random(5)
+    for _ in range(300):
+        board = random_board(rng, 7, 7)
+        for colour in (BLACK, WHITE):
+            d, cells = shortest_path.path_cells(board.geo, board.stones, colour)
+            for cell in board.geo.iter_bits(cells):
+                board.play(cell, colour)
+                assert shortest_path.distance(board.geo, board.stones, colour) == d - 1
+                board.undo()
+
+
+@pytest.mark.parametrize("name", sorted(EVALUATIONS))
+def test_finite_and_antisymmetric(name):
+    evaluate = EVALUATIONS[name]
+    rng = random.Random(3)
+    for _ in range(200):
+        board = random_board(rng, 7, 7)
+        a = evaluate(board.geo, board.stones, BLACK)
+        b = evaluate(board.geo, board.stones, WHITE)
+        assert math.isfinite(a) and abs(a) < 10_000
+        assert a == pytest.approx(-b)
+
+
+@pytest.mark.parametrize("name", ["shortest-path", "bridge-distance", "adjacency"])
+def test_mirror_position_negates_score(name):
+    # transposing the board (col <-> row) and swapping colours is the same game
+    evaluate = EVALUATIONS[name]
+    rng = random.Random(9)
+    for _ in range(100):
+        board = random_board(rng, 6, 6)
+        mirror = Board(6)
+        for colour in (BLACK, WHITE):
+            for cell in board.geo.iter_bits(board.stones[colour]):
+                mirror.play(board.geo.mirror(cell), 1 - colour)
+        assert evaluate(board.geo, board.stones, BLACK) == pytest.approx(
+            evaluate(mirror.geo, mirror.stones, WHITE))
+
+
+@pytest.mark.parametrize("name", ["shortest-path", "bridge-distance"])
+def test_nearly_connected_colour_scores_higher(name):
+    evaluate = EVALUATIONS[name]
+    board = Board(7)
+    for cell in ("d1", "d2", "d3", "d4", "d5"):
+        board.play(board.parse_move(cell), BLACK)
+    for cell in ("a1", "b3"):
+        board.play(board.parse_move(cell), WHITE)
+    assert evaluate(board.geo, board.stones, BLACK) > 0
+    assert evaluate(board.geo, board.stones, WHITE) < 0
