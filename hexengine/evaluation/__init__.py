@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..geometry import Geometry
-from . import adjacency, bridge_distance, centre_progress, shortest_path
+from . import adjacency, bridge_distance, centre_progress, shortest_path, two_distance
 
 Evaluation = Callable[[Geometry, list, int], float]
 
@@ -18,6 +18,7 @@ EVALUATIONS: dict[str, Evaluation] = {
     "bridge-distance": bridge_distance.evaluate,
     "adjacency": adjacency.evaluate,
     "centre-progress": centre_progress.evaluate,
+    "two-distance": two_distance.evaluate,
 }
 
 DEFAULT_EVALUATION = "shortest-path"
