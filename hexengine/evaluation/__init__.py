@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..geometry import Geometry
-from . import adjacency, bridge_distance, centre_progress, shortest_path, two_distance
+from . import adjacency, bridge_distance, centre_progress, resistance, shortest_path, two_distance
 
 Evaluation = Callable[[Geometry, list, int], float]
 
@@ -19,6 +19,7 @@ EVALUATIONS: dict[str, Evaluation] = {
     "adjacency": adjacency.evaluate,
     "centre-progress": centre_progress.evaluate,
     "two-distance": two_distance.evaluate,
+    "resistance": resistance.evaluate,
 }
 
 DEFAULT_EVALUATION = "shortest-path"
