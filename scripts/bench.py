@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Speed benchmark: µs per evaluation for every evaluation, and search nodes/s.
+
+Positions are seeded random mid-game boards (about 30 % of the cells filled, undecided), so
+runs are comparable across commits:
+
+    python scripts/bench.py --sizes 7,9,11,13 --positions 10 --depth 3
+"""
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+
+import click
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from hexengine.board import Board  # noqa: E402
+from hexengine.evaluation import EVALUATIONS  # noqa: E402
+from hexengine.search import Searcher  # noqa: E402
+
+
+def positions(size: int, count: int, seed: int = 2026) -> list[Board]:
+    rng = random.Random(seed + size)
+    out = []
+    while len(out) < count:
+        board = Board(size)
+        cells = list(board.geo.cells)
+        rng.shuffle(cells)
+        for cell in cells[: int(len(cells) * 0.3)]:
+            board.play(cell)
+        if board.winner() is None:
+            out.append(board)
+    return out
+
+
+@click.command()
+@click.option("--sizes", default="7,9,11,13", show_default=True)
+@click.option("--positions", "count", default=10, show_default=True)
+@click.option("--repeat", default=20, show_default=True, help="Evaluations per position.")
+@click.option("--depth", default=3, show_default=True, help="Fixed search depth for nodes/s.")
+@click.option("--width", default=10, show_default=True, help="Search width for nodes/s.")
+def main(sizes: str, count: int, repeat: int, depth: int, width: int) -> None:
+    """Print Markdown tables of evaluation cost and search speed."""
+    size_list = [int(s) for s in sizes.split(",")]
+    boards = {size: positions(size, count) for size in size_list}
+    names = sorted(EVALUATIONS)
+    print("µs per evaluation (both colours' work, one call):\n")
+    print("| evaluation | " + " | ".join(f"{s}x{s}" for s in size_list) + " |")
+    print("|---|" + "---|" * len(size_list))
+    for name in names:
+        evaluate = EVALUATIONS[name]
+        row = []
+        for size in size_list:
+            start = time.perf_counter()
+            for board in boards[size]:
+                for _ in range(repeat):
+                    evaluate(board.geo, board.stones, board.to_move)
+            row.append((time.perf_counter() - start) / (len(boards[size]) * repeat) * 1e6)
+        print(f"| {name} | " + " | ".join(f"{v:.0f}" for v in row) + " |")
+    print(f"\nsearch nodes/s at fixed depth {depth}, width {width}:\n")
+    print("| evaluation | " + " | ".join(f"{s}x{s}" for s in size_list) + " |")
+    print("|---|" + "---|" * len(size_list))
+    for name in names:
+        row = []
+        for size in size_list:
+            nodes = 0
+            elapsed = 0.0
+            for board in boards[size][:3]:
+                result = Searcher(name, width=width).search(board, board.to_move,
+                                                             max_depth=depth)
+                nodes += result.nodes
+                elapsed += result.elapsed
+            row.append(nodes / elapsed if elapsed else 0.0)
+        print(f"| {name} | " + " | ".join(f"{v:,.0f}" for v in row) + " |")
+
+
+if __name__ == "__main__":
+    main()
