@@ -1,0 +1,106 @@
+"""Openings for fair matches: none, every 1-ply opening, a file, or random N-ply openings.
+
+An opening is a tuple of cell names played alternately from black.  The runner plays each
+opening twice with the colours exchanged, so neither engine gets the better side of it.
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+from hexengine.board import Board, IllegalMove
+
+
+class OpeningError(ValueError):
+    """The openings spec or file cannot be used on this board; the message says why."""
+
+
+def check_opening(moves: tuple[str, ...], width: int, height: int) -> tuple[str, ...]:
+    """The opening with canonical cell names; raises OpeningError when it is not legal or
+    already decides the game."""
+    board = Board(width, height)
+    names = []
+    for text in moves:
+        try:
+            move = board.parse_move(text)
+            if move < 0:
+                raise ValueError("swap moves cannot be part of an opening")
+            board.play(move)
+        except (ValueError, IllegalMove) as exc:
+            raise OpeningError(f"opening {' '.join(moves)}: {exc}") from None
+        names.append(board.move_name(move))
+    if board.winner() is not None:
+        raise OpeningError(f"opening {' '.join(moves)} already ends the game")
+    if not board.empty:
+        raise OpeningError(f"opening {' '.join(moves)} fills the board")
+    return tuple(names)
+
+
+def read_file(path: str, width: int, height: int) -> list[tuple[str, ...]]:
+    """One opening per line, moves separated by spaces or commas; '#' starts a comment."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as exc:
+        raise OpeningError(f"cannot read openings file {path}: {exc.strerror or exc}") from None
+    out = []
+    for number, line in enumerate(lines, 1):
+        words = line.split("#", 1)[0].replace(",", " ").split()
+        if words:
+            try:
+                out.append(check_opening(tuple(words), width, height))
+            except OpeningError as exc:
+                raise OpeningError(f"{path}:{number}: {exc}") from None
+    if not out:
+        raise OpeningError(f"openings file {path} holds no opening")
+    return out
+
+
+def every_cell(width: int, height: int) -> list[tuple[str, ...]]:
+    """Every 1-ply opening, row by row."""
+    board = Board(width, height)
+    return [(board.move_name(cell),) for cell in board.geo.cells]
+
+
+def random_openings(plies: int, count: int, width: int, height: int,
+                    seed: int) -> list[tuple[str, ...]]:
+    """``count`` distinct random openings of ``plies`` moves (fewer if the board runs out)."""
+    if plies < 1:
+        raise OpeningError("random openings need at least 1 ply (random:N, N >= 1)")
+    if plies >= width * height:
+        raise OpeningError(f"random:{plies} does not fit a {width}x{height} board")
+    rng = random.Random(seed)
+    seen: set[tuple[str, ...]] = set()
+    out: list[tuple[str, ...]] = []
+    attempts = 0
+    while len(out) < count and attempts < count * 50:
+        attempts += 1
+        board = Board(width, height)
+        cells = list(board.geo.cells)
+        rng.shuffle(cells)
+        for cell in cells[:plies]:
+            board.play(cell)
+        if board.winner() is not None:
+            continue
+        opening = tuple(name for _, name in board.moves_played())
+        if opening not in seen:
+            seen.add(opening)
+            out.append(opening)
+    return out
+
+
+def resolve(spec: str, width: int, height: int, games: Optional[int],
+            seed: int) -> list[tuple[str, ...]]:
+    """The openings named by ``spec``: ``none``, ``all``, ``random:N`` or a file path."""
+    if spec == "none":
+        return [()]
+    if spec == "all":
+        return every_cell(width, height)
+    if spec.startswith("random:"):
+        try:
+            plies = int(spec.split(":", 1)[1])
+        except ValueError:
+            raise OpeningError(f"bad openings spec {spec!r} (random:N, N plies)") from None
+        pairs = max(1, ((games or 2) + 1) // 2)
+        return random_openings(plies, pairs, width, height, seed)
+    return read_file(spec, width, height)

@@ -1,0 +1,274 @@
+"""Running a match or round-robin tournament: schedule, workers, results on disk, resume.
+
+Every game is written the moment it ends: its SGF first, then its line in
+``results.jsonl`` (flushed and synced), so an interrupted run loses only the games in play.
+Running again with the same output directory plays only the games that are missing; the
+directory's ``match.json`` must describe the same match.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import queue
+import threading
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from . import stats
+from .controller import EngineError, EngineProcess
+from .referee import GameResult, GameSpec, Referee, Rules
+
+
+class MatchError(Exception):
+    """The match cannot be run as asked (bad output directory, mismatched resume …)."""
+
+
+@dataclass
+class MatchConfig:
+    """Everything that defines a match; two runs with equal configs play the same games."""
+    engines: dict[str, str]  # name -> command line, in the order given
+    rules: Rules
+    openings: list[tuple[str, ...]]
+    games: int  # games per pair of engines
+    init: dict[str, list[str]] = field(default_factory=dict)  # name -> HTP commands at start
+    sprt: Optional[tuple[float, float, float, float]] = None  # elo0, elo1, alpha, beta
+
+    def identity(self) -> dict:
+        """The part of the config a resumed run must share (stored in match.json)."""
+        r = self.rules
+        return {"engines": self.engines, "init": self.init, "width": r.width,
+                "height": r.height, "time": r.time, "swap": r.swap,
+                "openings": [list(o) for o in self.openings], "games": self.games}
+
+    def schedule(self) -> list[GameSpec]:
+        """Every pair plays ``games`` games: opening k twice (games 2k, 2k+1) with colours
+        exchanged.  Pairs advance together, so a cut-short tournament stays balanced."""
+        names = list(self.engines)
+        pairs = list(itertools.combinations(names, 2))
+        specs: list[GameSpec] = []
+        for g in range(self.games):
+            k, second = divmod(g, 2)
+            opening = self.openings[k % len(self.openings)]
+            for a, b in pairs:
+                black, white = (a, b) if second == 0 else (b, a)
+                specs.append(GameSpec(len(specs), black, white, opening,
+                                      k % len(self.openings)))
+        return specs
+
+
+class EnginePool:
+    """One worker's engine processes, started on first use and restarted after failures."""
+
+    def __init__(self, config: MatchConfig, log_dir: Optional[str], worker: int) -> None:
+        self.config = config
+        self.log_dir = log_dir
+        self.worker = worker
+        self.procs: dict[str, EngineProcess] = {}
+        self._lock = threading.Lock()
+
+    def get(self, name: str) -> EngineProcess:
+        proc = self.procs.get(name)
+        if proc is not None and proc.alive():
+            return proc
+        if proc is not None:
+            self.discard(name)
+        stderr = None
+        if self.log_dir:
+            stderr = open(os.path.join(self.log_dir, f"{name}.{self.worker}.log"), "a",
+                          encoding="utf-8")
+        try:
+            proc = EngineProcess(self.config.engines[name], name, stderr)
+        finally:
+            if stderr is not None:
+                stderr.close()  # the child holds its own copy
+        try:
+            timeout = self.config.rules.startup_timeout
+            proc.ok("name", timeout)
+            for command in self.config.init.get(name, []):
+                proc.ok(command, timeout)
+        except EngineError:
+            proc.kill()
+            raise
+        with self._lock:
+            self.procs[name] = proc
+        return proc
+
+    def discard(self, name: str) -> None:
+        with self._lock:
+            proc = self.procs.pop(name, None)
+        if proc is not None:
+            proc.kill()
+
+    def close_all(self) -> None:
+        with self._lock:
+            procs, self.procs = list(self.procs.values()), {}
+        for proc in procs:
+            proc.close()
+
+    def kill_all(self) -> None:
+        with self._lock:
+            procs = list(self.procs.values())
+        for proc in procs:
+            proc.kill()
+
+
+class ResultStore:
+    """results.jsonl and one SGF per game in the output directory."""
+
+    def __init__(self, out_dir: str, config: MatchConfig) -> None:
+        self.out_dir = out_dir
+        self.config = config
+        self.path = os.path.join(out_dir, "results.jsonl")
+        self._lock = threading.Lock()
+        os.makedirs(out_dir, exist_ok=True)
+        self._check_config()
+        self.results: dict[int, GameResult] = {}
+        self._load()
+
+    def _check_config(self) -> None:
+        path = os.path.join(self.out_dir, "match.json")
+        identity = self.config.identity()
+        if os.path.exists(path):
+            try:
+                with open(path, encoding="utf-8") as f:
+                    stored = json.load(f)
+            except (OSError, ValueError) as exc:
+                raise MatchError(f"cannot read {path}: {exc}") from None
+            differ = sorted(k for k in set(stored) | set(identity)
+                            if stored.get(k) != identity.get(k))
+            if differ:
+                raise MatchError(f"{self.out_dir} holds a different match (differs in: "
+                                 f"{', '.join(differ)}); use another --out directory")
+            return
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(identity, f, indent=1)
+            f.write("\n")
+
+    def _load(self) -> None:
+        """Finished games from an earlier run; a torn last line (killed mid-write) is dropped."""
+        if not os.path.exists(self.path):
+            return
+        good_lines = []
+        total = len(self.config.schedule())
+        with open(self.path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    result = GameResult.from_json(json.loads(line))
+                except (ValueError, TypeError):
+                    continue
+                if 0 <= result.game < total and result.game not in self.results:
+                    self.results[result.game] = result
+                    good_lines.append(line if line.endswith("\n") else line + "\n")
+        with open(self.path, "w", encoding="utf-8") as f:
+            f.writelines(good_lines)
+
+    def add(self, result: GameResult) -> None:
+        r = self.config.rules
+        result.sgf = f"game-{result.game + 1:05d}.sgf"
+        with open(os.path.join(self.out_dir, result.sgf), "w", encoding="utf-8") as f:
+            f.write(result.sgf_text(r.width, r.height))
+        line = json.dumps(result.to_json(), separators=(",", ":")) + "\n"
+        with self._lock:
+            with open(self.path, "a", encoding="utf-8") as f:
+                f.write(line)
+                f.flush()
+                os.fsync(f.fileno())
+            self.results[result.game] = result
+
+    def all(self) -> list[GameResult]:
+        with self._lock:
+            return [self.results[k] for k in sorted(self.results)]
+
+
+def sprt_state(config: MatchConfig, results: list[GameResult]) -> Optional[tuple]:
+    """(wins, losses, LLR, lower, upper, verdict) of the first engine against the second."""
+    if config.sprt is None or len(config.engines) != 2:
+        return None
+    first = next(iter(config.engines))
+    wins = sum(1 for r in results if r.winner == first)
+    losses = len(results) - wins
+    return (wins, losses) + stats.sprt(wins, losses, *config.sprt)
+
+
+class Match:
+    """Plays the missing games of a config with ``jobs`` workers in parallel."""
+
+    def __init__(self, config: MatchConfig, out_dir: str, jobs: int = 1,
+                 engine_logs: bool = False,
+                 on_result: Optional[Callable[[GameResult, list[GameResult]], None]] = None
+                 ) -> None:
+        self.config = config
+        self.store = ResultStore(out_dir, config)
+        self.jobs = max(1, jobs)
+        self.log_dir = os.path.join(out_dir, "logs") if engine_logs else None
+        if self.log_dir:
+            os.makedirs(self.log_dir, exist_ok=True)
+        self.on_result = on_result
+        self.stop = threading.Event()
+        self.stopped_by_sprt = False
+        self._pools: list[EnginePool] = []
+        self._record_lock = threading.Lock()  # one game recorded and reported at a time
+
+    def pending(self) -> list[GameSpec]:
+        done = self.store.results
+        return [spec for spec in self.config.schedule() if spec.index not in done]
+
+    def _decided(self) -> bool:
+        state = sprt_state(self.config, self.store.all())
+        return state is not None and state[-1] != "continue"
+
+    def run(self) -> list[GameResult]:
+        """Play until every game is done, the SPRT decides, or Ctrl-C (then re-raised after
+        the engines are stopped; finished games are already on disk)."""
+        if self._decided():
+            self.stopped_by_sprt = True
+            return self.store.all()
+        todo: "queue.Queue[GameSpec]" = queue.Queue()
+        for spec in self.pending():
+            todo.put(spec)
+        workers = []
+        for w in range(min(self.jobs, todo.qsize())):
+            pool = EnginePool(self.config, self.log_dir, w)
+            self._pools.append(pool)
+            thread = threading.Thread(target=self._work, args=(todo, pool),
+                                      name=f"match-worker-{w}", daemon=True)
+            thread.start()
+            workers.append(thread)
+        try:
+            for thread in workers:
+                while thread.is_alive():
+                    thread.join(0.2)
+        except KeyboardInterrupt:
+            self.stop.set()
+            for pool in self._pools:
+                pool.kill_all()
+            for thread in workers:
+                thread.join(5)
+            raise
+        return self.store.all()
+
+    def _work(self, todo: "queue.Queue[GameSpec]", pool: EnginePool) -> None:
+        referee = Referee(self.config.rules, pool.get, pool.discard)
+        try:
+            while not self.stop.is_set():
+                try:
+                    spec = todo.get_nowait()
+                except queue.Empty:
+                    break
+                result = referee.play(spec, self.stop.is_set)
+                if result is None or self.stop.is_set():
+                    break
+                with self._record_lock:
+                    self.store.add(result)
+                    if self.on_result is not None:
+                        self.on_result(result, self.store.all())
+                    decided = self._decided()
+                if decided:
+                    self.stopped_by_sprt = True
+                    self.stop.set()
+                    for other in self._pools:
+                        if other is not pool:
+                            other.kill_all()
+        finally:
+            pool.close_all()

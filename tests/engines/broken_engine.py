@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""A deliberately broken HTP engine for the match runner's adjudication tests.
+
+It plays the first empty cell (so it is legal and quick) until genmove number ``--after``;
+from then on it misbehaves as ``--mode`` says: crash (exit mid-command), hang (never answer),
+illegal (answer an occupied cell), offboard (a cell off the board), garbage (print
+non-HTP text), refuse (answer '? ...'), resign.
+"""
+import argparse
+import sys
+import time
+
+MODES = ("crash", "hang", "illegal", "offboard", "garbage", "refuse", "resign", "none")
+
+
+def cell_name(col: int, row: int) -> str:
+    return f"{chr(ord('a') + col)}{row + 1}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mode", choices=MODES, default="none")
+    parser.add_argument("--after", type=int, default=1, help="misbehave from this genmove on")
+    args = parser.parse_args()
+    width = height = 11
+    occupied: set[str] = set()
+    genmoves = 0
+
+    def reply(text: str = "", ok: bool = True) -> None:
+        sys.stdout.write(("= " if ok else "? ") + text + "\n\n")
+        sys.stdout.flush()
+
+    for line in sys.stdin:
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        cmd, rest = words[0], words[1:]
+        if cmd == "quit":
+            reply()
+            return
+        if cmd == "boardsize":
+            width = int(rest[0])
+            height = int(rest[1]) if len(rest) > 1 else width
+            occupied.clear()
+            reply()
+        elif cmd == "clear_board":
+            occupied.clear()
+            reply()
+        elif cmd == "play":
+            occupied.add(rest[1].lower())
+            reply()
+        elif cmd == "genmove":
+            genmoves += 1
+            mode = args.mode if genmoves >= args.after else "none"
+            if mode == "crash":
+                sys.exit(3)
+            if mode == "hang":
+                time.sleep(3600)
+            if mode == "garbage":
+                sys.stdout.write("thinking very hard...\n\n")
+                sys.stdout.flush()
+                continue
+            if mode == "refuse":
+                reply("I do not want to", ok=False)
+                continue
+            if mode == "resign":
+                reply("resign")
+                continue
+            if mode == "offboard":
+                reply(cell_name(width + 2, 0))
+                continue
+            if mode == "illegal" and occupied:
+                reply(sorted(occupied)[0])
+                continue
+            move = next(cell_name(c, r) for r in range(height) for c in range(width)
+                        if cell_name(c, r) not in occupied)
+            occupied.add(move)
+            reply(move)
+        elif cmd in ("name",):
+            reply("broken")
+        else:
+            reply()  # accepts everything else (time, params) silently
+
+
+if __name__ == "__main__":
+    main()

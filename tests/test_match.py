@@ -1,0 +1,257 @@
+"""The match runner: real matches between quick engines, checked through what it writes (SGF,
+results.jsonl, summaries), resume after a kill, and adjudication of broken engines."""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from hexengine import sgf
+from hexengine.board import BLACK, WHITE
+from protocol.match.referee import GameResult, replay
+from tests.htpclient import engine_command
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BROKEN = os.path.join(ROOT, "tests", "engines", "broken_engine.py")
+
+
+def runner_command() -> list[str]:
+    """The installed hex-match if present, else the checkout's script."""
+    exe = shutil.which("hex-match")
+    return [exe] if exe else [sys.executable, os.path.join(ROOT, "scripts", "match.py")]
+
+
+def ours(*args: str) -> str:
+    return shlex.join(engine_command() + ["--quiet", *args])
+
+
+def broken(mode: str, after: int = 2) -> str:
+    return shlex.join([sys.executable, BROKEN, "--mode", mode, "--after", str(after)])
+
+
+def run_match(out, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(runner_command() + ["--out", str(out), "--quiet", *args],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def results(out) -> list[GameResult]:
+    with open(os.path.join(out, "results.jsonl"), encoding="utf-8") as f:
+        return [GameResult.from_json(json.loads(line)) for line in f]
+
+
+def test_match_records_every_game_as_sgf_and_jsonl(tmp_path):
+    proc = run_match(tmp_path, "--engine", f"ab={ours('--time', '0.05')}",
+                     "--engine", f"rnd={ours('--algorithm', 'random', '--seed', '4')}",
+                     "--size", "4", "--openings", "all", "--games", "8", "--time", "0.3",
+                     "--jobs", "2")
+    assert proc.returncode == 0, proc.stderr
+    games = results(tmp_path)
+    assert sorted(r.game for r in games) == list(range(8))
+    # openings a1..d1, each played twice with the colours exchanged
+    by_opening: dict[tuple, list[GameResult]] = {}
+    for r in games:
+        by_opening.setdefault(tuple(r.opening), []).append(r)
+    assert sorted(by_opening) == [("a1",), ("b1",), ("c1",), ("d1",)]
+    for pair in by_opening.values():
+        assert sorted((r.black, r.white) for r in pair) == [("ab", "rnd"), ("rnd", "ab")]
+    for r in games:
+        # the SGF parses back to the same moves, players and winner
+        with open(tmp_path / r.sgf, encoding="utf-8") as f:
+            game = sgf.parse(f.read())
+        assert game.moves == [(BLACK if m["colour"] == "black" else WHITE, m["move"])
+                              for m in r.moves]
+        assert (game.properties["PB"], game.properties["PW"]) == (r.black, r.white)
+        assert game.properties["RE"] == ("B+" if r.winner_colour == "black" else "W+")
+        board = game.to_board()
+        assert board.winner() == (BLACK if r.winner_colour == "black" else WHITE)
+        assert replay(r, 4, 4).winner() == board.winner()
+        assert r.reason == "connection" and r.winner != r.loser
+        assert all(m["seconds"] < 0.3 + 1.0 for m in r.moves if m["by"] != "opening")
+    assert sum(r.winner == "ab" for r in games) >= 7
+    summary = (tmp_path / "summary.md").read_text()
+    assert "Elo difference (ab − rnd)" in summary and "likelihood of superiority" in summary
+    assert "| ab |" in proc.stdout
+
+
+@pytest.mark.parametrize("mode,reason", [
+    ("crash", "crash"), ("hang", "timeout"), ("illegal", "illegal"), ("offboard", "illegal"),
+    ("garbage", "garbage"), ("refuse", "refused"), ("resign", "resignation")])
+def test_broken_engine_loses_every_game_and_is_blamed(tmp_path, mode, reason):
+    proc = run_match(tmp_path, "--engine", f"good={ours('--time', '0.05')}",
+                     "--engine", f"bad={broken(mode)}", "--size", "5", "--games", "4",
+                     "--time", "0.2", "--grace", "0.3")
+    assert proc.returncode == 0, proc.stderr
+    games = results(tmp_path)
+    assert len(games) == 4
+    for r in games:
+        assert (r.winner, r.loser, r.reason) == ("good", "bad", reason), r.detail
+        if mode in ("crash", "hang", "garbage"):
+            # restarted for every game: one good move from a fresh process, then the fault
+            assert sum(1 for m in r.moves if m["by"] == "bad") == 1
+    assert f"bad {reason} 4" in (tmp_path / "summary.md").read_text() or reason == "resignation"
+
+
+def test_engine_that_does_not_start_is_reported(tmp_path):
+    proc = run_match(tmp_path, "--engine", f"good={ours()}",
+                     "--engine", "bad=/nonexistent/engine --flag", "--size", "3")
+    assert proc.returncode != 0
+    assert "bad" in proc.stderr and "does not start" in proc.stderr
+
+
+def _start_background(out, games: int) -> subprocess.Popen:
+    cmd = runner_command() + ["--out", str(out), "--quiet",
+                              "--engine", f"a={ours('--time', '0.05')}",
+                              "--engine", f"b={ours('--time', '0.05', '--width', '3')}",
+                              "--size", "5", "--openings", "all", "--games", str(games),
+                              "--time", "0.1"]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for_lines(path, count: int, proc: subprocess.Popen, limit: float = 60) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                if sum(1 for _ in f) >= count:
+                    return
+        assert proc.poll() is None, "the match ended before it could be interrupted"
+        time.sleep(0.05)
+    raise AssertionError(f"fewer than {count} games in {limit} s")
+
+
+def test_resume_after_kill_keeps_finished_games(tmp_path):
+    args = ["--engine", f"a={ours('--time', '0.05')}",
+            "--engine", f"b={ours('--time', '0.05', '--width', '3')}",
+            "--size", "5", "--openings", "all", "--games", "12", "--time", "0.1"]
+    proc = _start_background(tmp_path, 12)
+    jsonl = tmp_path / "results.jsonl"
+    _wait_for_lines(jsonl, 3, proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+    before = jsonl.read_text().splitlines()
+    assert 3 <= len(before) < 12
+    with open(jsonl, "a", encoding="utf-8") as f:
+        f.write('{"game": 11, "black": "a", "whi')  # a line torn by the kill
+    again = run_match(tmp_path, *args)
+    assert again.returncode == 0, again.stderr
+    after = jsonl.read_text().splitlines()
+    assert after[:len(before)] == before  # finished games kept as they were
+    assert sorted(json.loads(line)["game"] for line in after) == list(range(12))
+    assert len(list(tmp_path.glob("game-*.sgf"))) == 12
+
+
+def test_ctrl_c_loses_no_finished_game(tmp_path):
+    proc = _start_background(tmp_path, 40)
+    _wait_for_lines(tmp_path / "results.jsonl", 2, proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130, err
+    games = results(tmp_path)
+    assert 2 <= len(games) < 40
+    for r in games:
+        assert (tmp_path / r.sgf).exists()
+    assert f"{len(games)} of 40 games" in (tmp_path / "summary.md").read_text()
+    assert "resume" in err
+
+
+def test_resume_refuses_a_different_match(tmp_path):
+    first = run_match(tmp_path, "--engine", f"a={ours('--time', '0.05')}",
+                      "--engine", f"b={ours('--algorithm', 'random')}", "--size", "3",
+                      "--games", "2", "--time", "0.2")
+    assert first.returncode == 0, first.stderr
+    second = run_match(tmp_path, "--engine", f"a={ours('--time', '0.05')}",
+                       "--engine", f"b={ours('--algorithm', 'random')}", "--size", "4",
+                       "--games", "2", "--time", "0.2")
+    assert second.returncode != 0
+    assert "different match" in second.stderr and "width" in second.stderr
+
+
+def test_swap_is_passed_on_by_resending_the_position(tmp_path):
+    openings = tmp_path / "openings.txt"
+    openings.write_text("b2\nc3  # interior stones: our engine swaps them\n")
+    out = tmp_path / "out"
+    proc = run_match(out, "--engine", f"pieces={ours('--time', '0.05', '--swap')}",
+                     "--engine", f"sides={ours('--time', '0.05', '--swap', '--swap-style', 'swap-sides')}",
+                     "--size", "4", "--openings", str(openings), "--swap", "--time", "0.3")
+    assert proc.returncode == 0, proc.stderr
+    games = results(out)
+    assert len(games) == 4
+    for r in games:
+        assert r.reason == "connection"
+        swap = r.moves[1]
+        assert swap["move"] == "swap-pieces" and swap["by"] == r.white
+        assert swap.get("said", "swap-pieces") == ("swap-sides" if r.white == "sides"
+                                                   else "swap-pieces")
+        board = sgf.parse((out / r.sgf).read_text()).to_board()
+        first = board.geo.parse(r.opening[0])
+        assert board.colour_at(board.geo.mirror(first)) == WHITE  # the stone changed sides
+
+
+def test_swap_sides_on_a_non_square_board_exchanges_engines(tmp_path):
+    proc = run_match(tmp_path, "--engine", f"x={ours('--time', '0.05', '--swap', '--swap-style', 'swap-sides')}",
+                     "--engine", f"y={ours('--time', '0.05', '--swap', '--swap-style', 'swap-sides')}",
+                     "--size", "4x3", "--openings", "all", "--games", "24", "--swap",
+                     "--time", "0.3")
+    assert proc.returncode == 0, proc.stderr
+    swapped = [r for r in results(tmp_path) if len(r.moves) > 1
+               and r.moves[1]["move"] == "swap-sides"]
+    assert swapped, "no engine swapped"
+    for r in swapped:
+        # black joins the short way on 4x3 and wins: after swap-sides that is the swapper
+        assert r.winner_colour == "black" and r.winner == r.white
+
+
+def test_round_robin_tournament_report(tmp_path):
+    proc = run_match(tmp_path, "--engine", f"ab={ours('--time', '0.05')}",
+                     "--engine", f"mm={ours('--algorithm', 'minimax', '--depth', '1')}",
+                     "--engine", f"rnd={ours('--algorithm', 'random')}",
+                     "--size", "4", "--openings", "all", "--games", "4", "--time", "0.3",
+                     "--jobs", "2")
+    assert proc.returncode == 0, proc.stderr
+    games = results(tmp_path)
+    assert len(games) == 12
+    pairs = {frozenset((r.black, r.white)) for r in games}
+    assert pairs == {frozenset(p) for p in (("ab", "mm"), ("ab", "rnd"), ("mm", "rnd"))}
+    summary = (tmp_path / "summary.md").read_text()
+    assert "Rating list" in summary
+    for name in ("ab", "mm", "rnd"):
+        assert f"### {name} —" in summary
+    rows = (tmp_path / "summary.csv").read_text().splitlines()
+    assert rows[0] == "engine,opponent,won,lost,total,win_rate" and len(rows) == 7
+    ab_vs_rnd = next(row.split(",") for row in rows if row.startswith("ab,rnd,"))
+    assert int(ab_vs_rnd[2]) + int(ab_vs_rnd[3]) == 4
+
+
+def test_sprt_stops_when_decided(tmp_path):
+    proc = run_match(tmp_path, "--engine", f"ab={ours('--time', '0.05')}",
+                     "--engine", f"rnd={ours('--algorithm', 'random', '--seed', '7')}",
+                     "--size", "5", "--openings", "all", "--games", "50", "--time", "0.3",
+                     "--sprt", "0 100")
+    assert proc.returncode == 0, proc.stderr
+    games = results(tmp_path)
+    assert 5 <= len(games) < 50
+    assert "accept H1" in proc.stdout and "Stopped early" in proc.stdout
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--engine", "a=x"], "at least two engines"),
+    (["--engine", "a=x", "--engine", "a=y"], "given twice"),
+    (["--engine", "a=x", "--engine", "noequals"], "NAME=VALUE"),
+    (["--engine", "a=x", "--engine", "b=y", "--size", "0"], "1..52"),
+    (["--engine", "a=x", "--engine", "b=y", "--size", "9y9"], "N or WxH"),
+    (["--engine", "a=x", "--engine", "b=y", "--sprt", "5"], "elo0 elo1"),
+    (["--engine", "a=x", "--engine", "b=y", "--openings", "random:0"], "at least 1 ply"),
+    (["--engine", "a=x", "--engine", "b=y", "--openings", "/no/such/file"], "cannot read"),
+    (["--engine", "a=x", "--engine", "b=y", "--init", "c=name"], "no engine called c"),
+])
+def test_usage_errors_name_the_problem(tmp_path, args, message):
+    proc = run_match(tmp_path, *args)
+    assert proc.returncode == 2
+    assert message in proc.stderr
