@@ -104,3 +104,15 @@ def test_seed_makes_play_reproducible(make_engine):
         games.append(play_out(engine, 5))
     assert games[0] == games[1]
     assert len(games[0]) >= 5
+
+
+@pytest.mark.parametrize("defence,finish", [("c4", "b4"), ("b4", "c4")])
+def test_finds_bridge_based_win_two_moves_deep(engine, defence, finish):
+    # black c1-c2 hangs from the top and b5 sits on the bottom; white b3 spoils b4's double
+    # threat. Only c3 wins at once: it bridges to b5 over b4 and c4, and white can take one.
+    setup(engine, 5, [("b", "c1"), ("b", "c2"), ("b", "b5"), ("w", "b3"), ("w", "e1")])
+    assert engine.ok("genmove b") == "c3"
+    assert "win in 2" in engine.ok("hexengine-info")
+    engine.ok(f"play w {defence}")
+    assert engine.ok("genmove b") == finish
+    assert engine.ok("final_score") == "B+"
