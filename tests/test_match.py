@@ -255,3 +255,19 @@ def test_usage_errors_name_the_problem(tmp_path, args, message):
     proc = run_match(tmp_path, *args)
     assert proc.returncode == 2
     assert message in proc.stderr
+
+
+def test_engines_with_benzene_dialect_get_commands_they_accept(tmp_path):
+    # Benzene takes 'boardsize N' and 'time_left C T' only; the runner falls back to them
+    strict = shlex.join([sys.executable, BROKEN, "--strict"])
+    proc = run_match(tmp_path, "--engine", f"strict={strict}",
+                     "--engine", f"ours={ours('--time', '0.05')}", "--size", "4",
+                     "--games", "2", "--time", "0.3", "--engine-logs")
+    assert proc.returncode == 0, proc.stderr
+    assert all(r.reason == "connection" for r in results(tmp_path))
+    log = (tmp_path / "logs" / "strict.0.log").read_text().splitlines()
+    assert "boardsize 4" in log
+    assert "time_left b 0.3" in log or "time_left w 0.3" in log
+    # each refused once, then never sent again
+    assert log.count("boardsize 4 4") == 1
+    assert sum(1 for line in log if line.startswith("time_left") and line.endswith(" 1")) == 1

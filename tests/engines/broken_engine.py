@@ -4,7 +4,7 @@
 It plays the first empty cell (so it is legal and quick) until genmove number ``--after``;
 from then on it misbehaves as ``--mode`` says: crash (exit mid-command), hang (never answer),
 illegal (answer an occupied cell), offboard (a cell off the board), garbage (print
-non-HTP text), refuse (answer '? ...'), resign.
+non-HTP text), refuse (answer '? ...'), resign.  Every command it reads goes to stderr.
 """
 import argparse
 import sys
@@ -21,6 +21,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", choices=MODES, default="none")
     parser.add_argument("--after", type=int, default=1, help="misbehave from this genmove on")
+    parser.add_argument("--strict", action="store_true",
+                        help="speak Benzene's dialect: 'boardsize N' and 'time_left C T' only")
     args = parser.parse_args()
     width = height = 11
     occupied: set[str] = set()
@@ -35,6 +37,12 @@ def main() -> None:
         if not words:
             continue
         cmd, rest = words[0], words[1:]
+        sys.stderr.write(" ".join(words) + "\n")
+        sys.stderr.flush()
+        if args.strict and ((cmd == "boardsize" and len(rest) != 1)
+                            or (cmd == "time_left" and len(rest) != 2)):
+            reply("wrong number of arguments", ok=False)
+            continue
         if cmd == "quit":
             reply()
             return
