@@ -68,6 +68,10 @@ def test_fitted_ratings_stay_finite_for_a_perfect_score():
 
 def test_openings():
     assert len(every_cell(3, 4)) == 12 and every_cell(3, 4)[0] == ("a1",)
+    spread = [o[0] for o in every_cell(9, 9, 20)]
+    assert len(set(spread)) == 20
+    assert {name[0] for name in spread} == set("abcdefghi")  # every column
+    assert {name[1:] for name in spread} == {str(r) for r in range(1, 10)}  # every row
     first = random_openings(2, 10, 5, 5, seed=3)
     assert first == random_openings(2, 10, 5, 5, seed=3)  # reproducible
     assert len(set(first)) == 10 and all(len(o) == 2 for o in first)

@@ -56,10 +56,14 @@ def read_file(path: str, width: int, height: int) -> list[tuple[str, ...]]:
     return out
 
 
-def every_cell(width: int, height: int) -> list[tuple[str, ...]]:
-    """Every 1-ply opening, row by row."""
+def every_cell(width: int, height: int, count: Optional[int] = None) -> list[tuple[str, ...]]:
+    """Every 1-ply opening, row by row; with ``count`` (fewer than the cells), that many
+    evenly spaced through the list, so they still cover the whole board."""
     board = Board(width, height)
-    return [(board.move_name(cell),) for cell in board.geo.cells]
+    cells = [(board.move_name(cell),) for cell in board.geo.cells]
+    if count is None or count >= len(cells):
+        return cells
+    return [cells[i * len(cells) // count] for i in range(max(1, count))]
 
 
 def random_openings(plies: int, count: int, width: int, height: int,
@@ -91,11 +95,14 @@ def random_openings(plies: int, count: int, width: int, height: int,
 
 def resolve(spec: str, width: int, height: int, games: Optional[int],
             seed: int) -> list[tuple[str, ...]]:
-    """The openings named by ``spec``: ``none``, ``all``, ``random:N`` or a file path."""
+    """The openings named by ``spec``: ``none``, ``all``, ``random:N`` or a file path.
+
+    ``games`` (per pair) bounds how many are needed: ``all`` then spreads its choice over the
+    board, ``random:N`` draws that many."""
     if spec == "none":
         return [()]
     if spec == "all":
-        return every_cell(width, height)
+        return every_cell(width, height, None if games is None else (games + 1) // 2)
     if spec.startswith("random:"):
         try:
             plies = int(spec.split(":", 1)[1])
