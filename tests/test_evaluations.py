@@ -107,3 +107,36 @@ def test_nearly_connected_colour_scores_higher(name):
         board.play(board.parse_move(cell), WHITE)
     assert evaluate(board.geo, board.stones, BLACK) > 0
     assert evaluate(board.geo, board.stones, WHITE) < 0
+
+
+def _position(size, black, white):
+    board = Board(size)
+    for name in black:
+        board.play(board.parse_move(name), BLACK)
+    for name in white:
+        board.play(board.parse_move(name), WHITE)
+    return board
+
+
+def test_resistance_counts_bridges_and_edge_templates_as_links():
+    from hexengine.evaluation.resistance import evaluate, resistance
+    # d2 (edge template to the top), bridge d2-c4 over c3/d3, bridge c4-b6 over b5/c5,
+    # b6 (edge template to the bottom): black is virtually connected
+    chain = ["d2", "c4", "b6"]
+    bridged = _position(7, chain, ["g7"])
+    solid = _position(7, chain + ["c3", "c5", "d1", "b7"], ["g7"])
+    r_bridged = resistance(bridged.geo, bridged.stones, BLACK)
+    assert r_bridged < 1.5 * resistance(solid.geo, solid.stones, BLACK)
+    for spoiler in ("c3", "c5", "e1"):  # one carrier taken: that link is no longer virtual
+        broken = _position(7, chain, [spoiler])
+        assert resistance(broken.geo, broken.stones, BLACK) > 3 * r_bridged
+        assert (evaluate(bridged.geo, bridged.stones, BLACK)
+                > evaluate(broken.geo, broken.stones, BLACK) + 1.0)
+
+
+def test_resistance_of_a_won_and_a_cut_off_colour():
+    from hexengine.evaluation.resistance import CLAMP, evaluate, resistance
+    board = _position(5, ["c1", "c2", "c3", "c4", "c5"], ["a1"])
+    assert resistance(board.geo, board.stones, WHITE) > 1e6  # cut off
+    assert evaluate(board.geo, board.stones, BLACK) == CLAMP
+    assert evaluate(board.geo, board.stones, WHITE) == -CLAMP
