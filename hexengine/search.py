@@ -67,6 +67,8 @@ class Searcher:
         self.rng = random.Random(seed)
         self.tt: dict[int, tuple] = {}
         self.generation = 0
+        self.eval_cache: dict[int, float] = {}  # Zobrist key -> static value, kept per game
+        self.eval_cache_size = 500_000
 
     # --- public ------------------------------------------------------------------------
     def search(self, board: Board, colour: int, deadline: Optional[float] = None,
@@ -253,7 +255,16 @@ class Searcher:
         geo = self.geo
         stones = self.stones
         if depth <= 0:
-            return self.evaluate(geo, stones, colour)
+            # leaves repeat through transpositions (the same stones in another order), so
+            # their values are cached by Zobrist key; a slow evaluation is paid once
+            key = self.hash ^ (SIDE_KEY if colour else 0)
+            cache = self.eval_cache
+            value = cache.get(key)
+            if value is None:
+                if len(cache) >= self.eval_cache_size:
+                    cache.clear()
+                value = cache[key] = self.evaluate(geo, stones, colour)
+            return value
         d_own, own_cells = path_cells(geo, stones, colour)
         if d_own == 1:
             return WIN - ply
