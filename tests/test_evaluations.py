@@ -140,3 +140,13 @@ def test_resistance_of_a_won_and_a_cut_off_colour():
     assert resistance(board.geo, board.stones, WHITE) > 1e6  # cut off
     assert evaluate(board.geo, board.stones, BLACK) == CLAMP
     assert evaluate(board.geo, board.stones, WHITE) == -CLAMP
+
+
+def test_resistance_sparse_solve_agrees_with_dense(monkeypatch):
+    from hexengine.evaluation import resistance as res
+    rng = random.Random(11)
+    boards = [random_board(rng, size, size) for size in (3, 5, 7, 9) for _ in range(8)]
+    dense = [res.evaluate(b.geo, b.stones, BLACK) for b in boards]
+    monkeypatch.setattr(res, "DENSE_LIMIT", 0)
+    sparse = [res.evaluate(b.geo, b.stones, BLACK) for b in boards]
+    assert sparse == pytest.approx(dense, abs=1e-6)

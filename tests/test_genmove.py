@@ -116,3 +116,16 @@ def test_finds_bridge_based_win_two_moves_deep(engine, defence, finish):
     engine.ok(f"play w {defence}")
     assert engine.ok("genmove b") == finish
     assert engine.ok("final_score") == "B+"
+
+
+@pytest.mark.parametrize("evaluation", ["resistance", "two-distance", "shortest-path"])
+@pytest.mark.parametrize("size", [19, 28, 52])
+def test_big_boards_answer_inside_budget(make_engine, evaluation, size):
+    engine = make_engine("--time", "0.5", "--eval", evaluation)
+    engine.ok(f"boardsize {size}")
+    engine.ok("play b c3")
+    for colour in ("w", "b"):
+        ok, move, elapsed = engine.timed(f"genmove {colour}", timeout=30)
+        assert ok, move
+        assert elapsed < 0.5 + 0.5, f"{elapsed:.2f}s for a 0.5 s budget on {size}x{size}"
+        assert "occupied" in engine.error(f"play b {move}")  # a real cell, now played
