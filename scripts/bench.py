@@ -18,7 +18,7 @@ import click
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine.board import Board  # noqa: E402
-from hexengine.evaluation import EVALUATIONS  # noqa: E402
+from hexengine.evaluation import EVALUATIONS, astar, shortest_path  # noqa: E402
 from hexengine.search import Searcher  # noqa: E402
 
 
@@ -60,6 +60,19 @@ def main(sizes: str, count: int, repeat: int, depth: int, width: int) -> None:
                     evaluate(board.geo, board.stones, board.to_move)
             row.append((time.perf_counter() - start) / (len(boards[size]) * repeat) * 1e6)
         print(f"| {name} | " + " | ".join(f"{v:.0f}" for v in row) + " |")
+    print("\nµs per shortest-path distance (one colour): bitboard layers vs A* (seed 004):\n")
+    print("| path-finder | " + " | ".join(f"{s}x{s}" for s in size_list) + " |")
+    print("|---|" + "---|" * len(size_list))
+    for label, function in (("layers (used)", shortest_path.distance),
+                            ("A*", astar.distance)):
+        row = []
+        for size in size_list:
+            start = time.perf_counter()
+            for board in boards[size]:
+                for _ in range(repeat):
+                    function(board.geo, board.stones, board.to_move)
+            row.append((time.perf_counter() - start) / (len(boards[size]) * repeat) * 1e6)
+        print(f"| {label} | " + " | ".join(f"{v:.0f}" for v in row) + " |")
     print(f"\nsearch nodes/s at fixed depth {depth}, width {width}:\n")
     print("| evaluation | " + " | ".join(f"{s}x{s}" for s in size_list) + " |")
     print("|---|" + "---|" * len(size_list))

@@ -150,3 +150,19 @@ def test_resistance_sparse_solve_agrees_with_dense(monkeypatch):
     monkeypatch.setattr(res, "DENSE_LIMIT", 0)
     sparse = [res.evaluate(b.geo, b.stones, BLACK) for b in boards]
     assert sparse == pytest.approx(dense, abs=1e-6)
+
+
+def test_astar_distance_matches_the_layered_distance():
+    """Seed 004's A* and the bitboard layers agree on thousands of positions, cut-off
+    colours included."""
+    from hexengine.evaluation import astar
+    rng = random.Random(404)
+    cut_off = 0
+    for i in range(2500):
+        size = 3 + i % 11
+        board = random_board(rng, size, size + rng.choice((0, 0, 1, -1)) if size > 3 else size)
+        for colour in (BLACK, WHITE):
+            expected = shortest_path.distance(board.geo, board.stones, colour)
+            assert astar.distance(board.geo, board.stones, colour) == expected
+            cut_off += expected == NO_PATH
+    assert cut_off > 100  # the blocked case was really exercised
