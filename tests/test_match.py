@@ -147,10 +147,11 @@ def test_resume_after_kill_keeps_finished_games(tmp_path):
     assert len(list(tmp_path.glob("game-*.sgf"))) == 12
 
 
-def test_ctrl_c_loses_no_finished_game(tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_loses_no_finished_game(tmp_path, stop):
     proc = _start_background(tmp_path, 40)
     _wait_for_lines(tmp_path / "results.jsonl", 2, proc)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(stop)
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130, err
     games = results(tmp_path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 import threading
 import time
@@ -115,6 +116,10 @@ class Progress:
             sys.stderr.flush()
 
 
+def _terminate(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 def _preflight(engines: dict[str, str], init: dict[str, list[str]], timeout: float) -> None:
     """Start each engine once, so a wrong command fails now rather than in every game."""
     for name, command in engines.items():
@@ -217,6 +222,7 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
     if progress.start_done and not quiet:
         click.echo(f"resuming {out_dir}: {progress.start_done} games already played", err=True)
     interrupted = False
+    signal.signal(signal.SIGTERM, _terminate)  # kill / a CI timeout: stop as on Ctrl-C
     try:
         results = match.run()
     except KeyboardInterrupt:
