@@ -22,7 +22,7 @@ EVALUATIONS: dict[str, Evaluation] = {
     "resistance": resistance.evaluate,
 }
 
-DEFAULT_EVALUATION = "shortest-path"
+DEFAULT_EVALUATION = "resistance"  # won the 9x9 tournament (README, Strength)
 
 
 def register(name: str, function: Evaluation) -> None:
