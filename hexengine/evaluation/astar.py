@@ -16,10 +16,24 @@ the independent second implementation the tests hold it against.
 """
 from __future__ import annotations
 
+import functools
 import heapq
 
 from ..geometry import Geometry
 from .shortest_path import NO_PATH
+
+
+@functools.lru_cache(maxsize=64)
+def _lines(geo: Geometry, colour: int) -> tuple[list[int], list[int]]:
+    """Per cell its line (row for black, column for white), and each line's bitboard."""
+    stride = geo.stride
+    if colour == 0:  # black: rows, top to bottom
+        line_of = [i // stride for i in range(geo.max_index)]
+        masks = [sum(1 << (r * stride + c) for c in range(geo.width)) for r in range(geo.height)]
+    else:  # white: columns, left to right
+        line_of = [i % stride for i in range(geo.max_index)]
+        masks = [sum(1 << (r * stride + c) for r in range(geo.height)) for c in range(geo.width)]
+    return line_of, masks
 
 
 def distance(geo: Geometry, stones: list, colour: int) -> int:
@@ -27,15 +41,8 @@ def distance(geo: Geometry, stones: list, colour: int) -> int:
     own = stones[colour]
     opp = stones[1 - colour]
     start, goal = geo.edges[colour]
-    stride = geo.stride
-    if colour == 0:  # black: rows, top to bottom
-        lines = geo.height
-        line_of = [i // stride for i in range(geo.max_index)]
-        line_masks = [sum(1 << (r * stride + c) for c in range(geo.width)) for r in range(lines)]
-    else:  # white: columns, left to right
-        lines = geo.width
-        line_of = [i % stride for i in range(geo.max_index)]
-        line_masks = [sum(1 << (r * stride + c) for r in range(geo.height)) for c in range(lines)]
+    line_of, line_masks = _lines(geo, colour)
+    lines = len(line_masks)
     # beyond[k] = lines after line k that hold no own stone
     beyond = [0] * lines
     for k in range(lines - 2, -1, -1):
