@@ -3,9 +3,9 @@
 Cells are nodes.  Between neighbouring cells the conductance is 1 for two empty cells, 2 when
 one holds an own stone, and STRONG between two own stones (a group acts as one node);
 opponent stones conduct nothing.  Each edge is a terminal joined to the cells of its row:
-1 to an empty cell, STRONG to an own stone (which touches the edge).  With unit voltage across the terminals the current
-I gives R = 1 / I; the score is log(R_opponent / R_own), so many parallel, short ways to
-connect make a low resistance.
+1 to an empty cell, STRONG to an own stone (which touches the edge).  With unit voltage
+across the terminals the current I gives R = 1 / I; the score is log(R_opponent / R_own), so
+many parallel, short ways to connect make a low resistance.
 
 Virtual connections are strong links too, which is what makes this evaluation sharp: two own
 stones with both cells of a bridge between them empty, and an own stone on the second row
@@ -77,7 +77,12 @@ def _tables(geo: Geometry):
     b = np.array(bridges, dtype=np.intp).reshape(-1, 4)
     cells = np.array(geo.cells, dtype=np.intp)
     nbytes = (geo.max_index + 7) // 8
-    return n, p[:, 0], p[:, 1], b.T, edges, cells, nbytes
+    # coordinates of the sparse matrix entries (links both ways, then the diagonal), in the
+    # order _resistances lays out their values
+    diagonal = np.arange(n)
+    sparse_at = (np.concatenate((p[:, 0], p[:, 1], b[:, 0], b[:, 1], diagonal)),
+                 np.concatenate((p[:, 1], p[:, 0], b[:, 1], b[:, 0], diagonal)))
+    return n, p[:, 0], p[:, 1], b.T, edges, cells, nbytes, sparse_at
 
 
 def _bits(value: int, nbytes: int, cells: np.ndarray) -> np.ndarray:
@@ -88,7 +93,7 @@ def _bits(value: int, nbytes: int, cells: np.ndarray) -> np.ndarray:
 def _resistances(geo: Geometry, stones: list, first: int) -> tuple[float, float]:
     """Resistances of ``first`` and of its opponent, built side by side as a (2, n, n) stack
     so that each numpy call serves both colours."""
-    n, ia, ib, (ba, bb, c1, c2), edges, cells, nbytes = _tables(geo)
+    n, ia, ib, (ba, bb, c1, c2), edges, cells, nbytes, sparse_at = _tables(geo)
     own = np.stack((_bits(stones[first], nbytes, cells),
                     _bits(stones[1 - first], nbytes, cells)))
     empty = 1.0 - own[0] - own[1]
@@ -117,10 +122,8 @@ def _resistances(geo: Geometry, stones: list, first: int) -> tuple[float, float]
         d = diag[k] + g_src + goal * to_edge + own[1 - k] + 1e-9  # opponent: identity rows
         d[t_cell] += STRONG * ok[t_cell] * empty[t1] * empty[t2]
         if n > DENSE_LIMIT:
-            rows = np.concatenate((ia, ib, ba, bb, np.arange(n)))
-            cols = np.concatenate((ib, ia, bb, ba, np.arange(n)))
             data = np.concatenate((-g[k], -g[k], -gb[k], -gb[k], d))
-            matrix = csc_matrix((data, (rows, cols)), shape=(n, n))
+            matrix = csc_matrix((data, sparse_at), shape=(n, n))
             v = spsolve(matrix, g_src)
             if not np.all(np.isfinite(v)):
                 out.append(math.inf)
