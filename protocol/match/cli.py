@@ -12,7 +12,7 @@ from typing import Optional
 
 import click
 
-from .controller import EngineError, EngineProcess
+from .controller import EngineError, start_engine
 from .openings import OpeningError, resolve
 from .referee import GameResult, Rules
 from .report import match_summary, pairs_csv, tournament_summary
@@ -124,18 +124,10 @@ def _preflight(engines: dict[str, str], init: dict[str, list[str]], timeout: flo
     """Start each engine once, so a wrong command fails now rather than in every game."""
     for name, command in engines.items():
         try:
-            proc = EngineProcess(command, name)
+            start_engine(command, name, init.get(name, []), timeout).close()
         except EngineError as exc:
-            raise click.ClickException(f"engine {name} does not start: {exc.detail}") from None
-        try:
-            proc.ok("name", timeout)
-            for cmd in init.get(name, []):
-                proc.ok(cmd, timeout)
-        except EngineError as exc:
-            raise click.ClickException(
-                f"engine {name} ({command}) failed at start: {exc}") from None
-        finally:
-            proc.close()
+            raise click.ClickException(f"engine {name} ({command}) does not start: {exc}") \
+                from None
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -127,3 +127,18 @@ class EngineProcess:
             self.proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             pass
+
+
+def start_engine(command: str, name: str, init: list[str], timeout: float,
+                 stderr: Optional[IO[str]] = None) -> EngineProcess:
+    """Start an engine and check it speaks HTP (``name``), then send its ``init`` commands;
+    on any failure the process is killed and EngineError raised."""
+    proc = EngineProcess(command, name, stderr)
+    try:
+        proc.ok("name", timeout)
+        for line in init:
+            proc.ok(line, timeout)
+    except EngineError:
+        proc.kill()
+        raise
+    return proc

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from . import stats
-from .controller import EngineError, EngineProcess
+from .controller import EngineProcess, start_engine
 from .referee import GameResult, GameSpec, Referee, Rules
 
 
@@ -78,18 +78,11 @@ class EnginePool:
             stderr = open(os.path.join(self.log_dir, f"{name}.{self.worker}.log"), "a",
                           encoding="utf-8")
         try:
-            proc = EngineProcess(self.config.engines[name], name, stderr)
+            proc = start_engine(self.config.engines[name], name, self.config.init.get(name, []),
+                                self.config.rules.startup_timeout, stderr)
         finally:
             if stderr is not None:
                 stderr.close()  # the child holds its own copy
-        try:
-            timeout = self.config.rules.startup_timeout
-            proc.ok("name", timeout)
-            for command in self.config.init.get(name, []):
-                proc.ok(command, timeout)
-        except EngineError:
-            proc.kill()
-            raise
         with self._lock:
             self.procs[name] = proc
         return proc
