@@ -7,7 +7,7 @@ import random
 import pytest
 
 from hexengine.board import BLACK, WHITE, Board
-from hexengine.evaluation import EVALUATIONS, shortest_path
+from hexengine.evaluation import EVALUATIONS, shortest_path, two_distance
 from hexengine.evaluation.shortest_path import NO_PATH
 
 
@@ -56,6 +56,68 @@ def test_layered_distance_matches_dijkstra():
         for colour in (BLACK, WHITE):
             assert shortest_path.distance(board.geo, board.stones, colour) == \
                 dijkstra(board, colour), board.render()
+
+
+def two_distance_potential(board: Board, colour: int) -> tuple[int, int]:
+    """Queenbee's potential by plain relaxation, cell by cell, to a fixpoint: an empty cell
+    touching the edge (or an own group joined to it) is at 1, any other is 1 + the
+    second-smallest distance among its neighbours; an own stone takes its group's smallest
+    neighbouring distance (0 when the group touches the edge); opponent stones block."""
+    geo = board.geo
+    inf = math.inf
+    own = board.stones[colour]
+    groups = {}
+    for cell in geo.iter_bits(own):
+        groups[cell] = geo.flood(1 << cell, own)
+
+    def distances(edge: int) -> dict:
+        d = {cell: inf for cell in geo.cells if board.colour_at(cell) != 1 - colour}
+        changed = True
+        while changed:
+            changed = False
+            for cell in d:
+                if board.colour_at(cell) == colour:
+                    group = groups[cell]
+                    if group & edge:
+                        value = 0
+                    else:
+                        around = geo.dilate(group) & ~group
+                        value = min((d[n] for n in geo.iter_bits(around) if n in d
+                                     and board.colour_at(n) is None), default=inf)
+                else:
+                    near = sorted(d[n] for n in geo.neighbours[cell] if n in d)
+                    if (edge >> cell) & 1 or (near and near[0] == 0):
+                        value = 1
+                    else:
+                        value = 1 + near[1] if len(near) > 1 else inf
+                if value < d[cell]:
+                    d[cell] = value
+                    changed = True
+        return d
+
+    start, goal = geo.edges[colour]
+    if geo.flood(start & own, own) & goal:
+        return 0, 1
+    a, b = distances(start), distances(goal)
+    totals = [a[c] + b[c] for c in a if board.colour_at(c) is None]
+    best = min(totals, default=inf)
+    if best == inf:
+        return 100, 0
+    return int(best), totals.count(best)
+
+
+def test_two_distance_matches_cell_by_cell_relaxation():
+    rng = random.Random(7)
+    sizes = [(w, h) for w in range(1, 10) for h in (w, max(1, w - 2), w + 1)]
+    for i in range(600):
+        w, h = sizes[i % len(sizes)]
+        board = random_board(rng, w, h)
+        expected = {c: two_distance_potential(board, c) for c in (BLACK, WHITE)}
+        for colour in (BLACK, WHITE):
+            (own_p, own_n), (opp_p, opp_n) = expected[colour], expected[1 - colour]
+            want = opp_p - own_p + 0.5 * (own_n - opp_n) / (own_n + opp_n + 1)
+            got = two_distance.evaluate(board.geo, board.stones, colour)
+            assert got == pytest.approx(want), board.render()
 
 
 def test_path_cells_lie_on_shortest_paths():

@@ -8,9 +8,15 @@ sum of its distances to both of the colour's edges; the colour's value is its be
 with the number of cells reaching it as a tie-break (more ways in is better).
 
 Computed as bitboard layers: the cells of distance k+1 are the empty cells with at least two
-neighbours among the cells of distance <= k, counted bit-parallel over the six shifts.
-Neighbouring own stones are counted one by one (a group is not contracted to one node), which
-makes a cell touching a group on two sides a little closer than Queenbee would say.
+neighbours among the cells of distance <= k.  The "at least one / at least two neighbours"
+masks are kept up to date from each new layer alone (bit-parallel over the six shifts), so a
+layer costs a few dozen big-int operations.  Neighbouring own stones are counted one by one
+(a group is not contracted to one node), which makes a cell touching a group on two sides a
+little closer than Queenbee would say.
+
+Both edges grow in lockstep and stop as soon as the best potential is known: a cell of
+potential t has both distances below t, so once each side has t - 1 layers every such cell
+is found (about 40 % fewer layers than growing both sides to the end).
 """
 from __future__ import annotations
 
@@ -19,51 +25,105 @@ from ..geometry import Geometry
 UNREACHABLE = 100  # potential of a colour that cannot reach its edges any more
 
 
-def _layers(geo: Geometry, own: int, empty: int, edge: int) -> list[int]:
-    """Bitboards of the empty cells at two-distance 1, 2, 3 … from ``edge``."""
-    s = geo.stride
+def _side(s: int, own: int, empty: int, edge: int, flood) -> list[int]:
+    """State after the first layer from an edge: [layer, reached, ones, twos]."""
     s1 = s - 1
-    mask = geo.mask
-    reached = geo.flood(edge & own, own)  # own stones joined to the edge: distance 0
-    near = (reached | reached << 1 | reached >> 1 | reached << s | reached >> s
-            | reached << s1 | reached >> s1)
-    new = empty & (edge | near)
-    layers = []
-    while new:
-        layers.append(new)
-        reached |= new
-        # own stones touching the new layer join it at no cost
-        reached = geo.flood(reached, reached | own)
-        ones = twos = 0
-        for x in (reached << 1, reached >> 1, reached << s, reached >> s,
-                  reached << s1, reached >> s1):
-            twos |= ones & x
-            ones |= x
-        new = twos & empty & ~reached & mask
-    return layers
+    r = flood(edge & own, own)
+    x1 = r << 1; x2 = r >> 1; x3 = r << s; x4 = r >> s; x5 = r << s1; x6 = r >> s1
+    ones = x1 | x2
+    twos = x1 & x2
+    twos |= ones & x3; ones |= x3
+    twos |= ones & x4; ones |= x4
+    twos |= ones & x5; ones |= x5
+    twos |= ones & x6; ones |= x6
+    return [empty & (edge | ones), r, ones, twos]
 
 
-def _value(geo: Geometry, stones: list, colour: int) -> tuple[int, int]:
+def _grow(s: int, own: int, empty: int, st: list[int]) -> int:
+    """Advance a side's state by one layer in place; returns the new layer (0 = done)."""
+    s1 = s - 1
+    new, reached, ones, twos = st
+    reached |= new
+    added = new
+    while True:
+        x1 = added << 1; x2 = added >> 1; x3 = added << s
+        x4 = added >> s; x5 = added << s1; x6 = added >> s1
+        o = x1 | x2
+        t = x1 & x2
+        t |= o & x3; o |= x3
+        t |= o & x4; o |= x4
+        t |= o & x5; o |= x5
+        t |= o & x6; o |= x6
+        twos |= t | (ones & o)
+        ones |= o
+        extra = o & own & ~reached
+        if not extra:
+            break
+        while True:  # the own groups touched join the layer at no cost
+            grown = (extra | extra << 1 | extra >> 1 | extra << s | extra >> s
+                     | extra << s1 | extra >> s1) & own & ~reached
+            if grown == extra:
+                break
+            extra = grown
+        reached |= extra
+        added = extra
+    new = twos & empty & ~reached
+    st[0] = new
+    st[1] = reached
+    st[2] = ones
+    st[3] = twos
+    return new
+
+
+def _value(geo: Geometry, stones: list, colour: int, empty: int) -> tuple[int, int]:
     """(best potential, number of empty cells with it) for ``colour``."""
     own = stones[colour]
     start, goal = geo.edges[colour]
-    if geo.flood(start & own, own) & goal:
+    s = geo.stride
+    flood = geo.flood
+    sa = _side(s, own, empty, start, flood)
+    if sa[1] & goal:
         return 0, 1
-    empty = geo.mask & ~(stones[0] | stones[1])
-    a = _layers(geo, own, empty, start)
-    b = _layers(geo, own, empty, goal)
-    for total in range(2, len(a) + len(b) + 1):
-        cells = 0
-        for i in range(max(1, total - len(b)), min(len(a), total - 1) + 1):
-            cells |= a[i - 1] & b[total - i - 1]
-        if cells:
-            return total, cells.bit_count()
-    return UNREACHABLE, 0
+    sb = _side(s, own, empty, goal, flood)
+    a = [sa[0]]
+    b = [sb[0]]
+    la = lb = 1 if sa[0] and sb[0] else 0
+    if not la:
+        return UNREACHABLE, 0
+    t = 2
+    met = False
+    while True:
+        # both sides have t - 1 layers (or stopped growing): every cell of potential t is
+        # known.  Until the two reached areas meet no cell has both distances < t.
+        if met or (sa[0] | sa[1]) & (sb[0] | sb[1]) & empty:
+            met = True
+            cells = 0
+            for i in range(max(1, t - lb), min(la, t - 1) + 1):
+                cells |= a[i - 1] & b[t - i - 1]
+            if cells:
+                return t, cells.bit_count()
+        grew = False
+        if sa[0]:
+            n = _grow(s, own, empty, sa)
+            if n:
+                a.append(n)
+                la += 1
+                grew = True
+        if sb[0]:
+            n = _grow(s, own, empty, sb)
+            if n:
+                b.append(n)
+                lb += 1
+                grew = True
+        if not grew and t >= la + lb:
+            return UNREACHABLE, 0
+        t += 1
 
 
 def evaluate(geo: Geometry, stones: list, colour: int) -> float:
     """Opponent's best potential minus own, plus a tie-break in (-0.5, 0.5) for more cells
     at the best potential."""
-    own_p, own_n = _value(geo, stones, colour)
-    opp_p, opp_n = _value(geo, stones, 1 - colour)
+    empty = geo.mask & ~(stones[0] | stones[1])
+    own_p, own_n = _value(geo, stones, colour, empty)
+    opp_p, opp_n = _value(geo, stones, 1 - colour, empty)
     return float(opp_p - own_p) + 0.5 * (own_n - opp_n) / (own_n + opp_n + 1)
