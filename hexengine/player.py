@@ -13,7 +13,7 @@ from typing import Callable, Optional
 
 from .board import Board
 from .evaluation import DEFAULT_EVALUATION, EVALUATIONS
-from .search import Searcher, SearchResult, minimax_root
+from .search import ORDERINGS, Searcher, SearchResult, minimax_root
 
 ALGORITHMS = ("alphabeta", "minimax", "random")
 
@@ -26,6 +26,7 @@ class Settings:
     max_time: float = 10.0
     max_depth: int = 64
     width: int = 10
+    ordering: str = "auto"
     seed: int = 0
     randomize: bool = False
     tt_size: int = 1_000_000
@@ -42,6 +43,10 @@ class Settings:
         elif name == "evaluation":
             if text not in EVALUATIONS:
                 raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}")
+            value = text
+        elif name == "ordering":
+            if text not in ORDERINGS:
+                raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
             value = text
         elif name == "randomize":
             if text not in ("0", "1", "true", "false"):
@@ -73,6 +78,8 @@ class Settings:
                 kind = "list/" + "/".join(ALGORITHMS)
             elif f.name == "evaluation":
                 kind = "list/" + "/".join(EVALUATIONS)
+            elif f.name == "ordering":
+                kind = "list/" + "/".join(ORDERINGS)
             elif isinstance(value, bool):
                 kind, value = "bool", int(value)
             else:
@@ -97,9 +104,10 @@ class Player:
 
     def searcher(self) -> Searcher:
         s = self.settings
-        key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize)
+        key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize, s.ordering)
         if self._searcher is None or key != self._searcher_key:
-            self._searcher = Searcher(s.evaluation, s.tt_size, s.width, s.seed, s.randomize)
+            self._searcher = Searcher(s.evaluation, s.tt_size, s.width, s.seed, s.randomize,
+                                      ordering=s.ordering)
             self._searcher_key = key
             self.rng = random.Random(s.seed)
         return self._searcher

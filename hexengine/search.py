@@ -15,11 +15,13 @@ from typing import Callable, Optional
 
 from .board import SIDE_KEY, Board, zobrist_keys
 from .evaluation import get as get_evaluation
+from .evaluation.resistance import evaluate_and_rank
 from .evaluation.shortest_path import NO_PATH, path_cells
 
 WIN = 100_000
 WIN_THRESHOLD = WIN - 10_000
 EXACT, LOWER, UPPER = 0, 1, 2
+ORDERINGS = ("auto", "current", "path")
 
 
 class SearchAborted(Exception):
@@ -57,9 +59,18 @@ class Searcher:
 
     def __init__(self, evaluation: str = "shortest-path", tt_size: int = 1_000_000,
                  width: int = 0, seed: Optional[int] = None, randomize: bool = False,
-                 use_tt: bool = True) -> None:
+                 use_tt: bool = True, ordering: str = "auto") -> None:
+        if ordering not in ORDERINGS:
+            raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         self.evaluation_name = evaluation
         self.evaluate = get_evaluation(evaluation)
+        # "current": Six's and Wolve's order, by the current through each cell in both
+        # resistance circuits; "path": cells on the shortest paths first.  "auto" takes the
+        # current when the evaluation is resistance, whose solve it shares.
+        if ordering == "auto":
+            ordering = "current" if evaluation == "resistance" else "path"
+        self.ordering = ordering
+        self.rank_cache: dict[int, list[int]] = {}  # Zobrist key -> cells by current
         self.tt_size = tt_size
         self.width = width
         self.use_tt = use_tt
@@ -187,6 +198,8 @@ class Searcher:
             if k >= 0 and (empty >> k) & 1 and not (taken >> k) & 1:
                 moves.append(k)
                 taken |= 1 << k
+        if self.ordering == "current":
+            return self._by_current(colour, moves, taken)
         hist = self.history
         rank = self.centre_rank
         both = own_cells & opp_cells
@@ -213,6 +226,27 @@ class Searcher:
             moves.extend(tail)
         if width and len(moves) > width:
             del moves[width:]
+        return moves
+
+    def _by_current(self, colour: int, moves: list[int], taken: int) -> list[int]:
+        """``moves`` (TT move, killers) then the other empty cells by current, most first,
+        up to the width.  One resistance solve per position, cached by Zobrist key; its
+        value is cached too, as this position's leaf evaluation."""
+        key = self.hash ^ (SIDE_KEY if colour else 0)
+        ranked = self.rank_cache.get(key)
+        if ranked is None:
+            value, ranked = evaluate_and_rank(self.geo, self.stones, colour)
+            if len(self.rank_cache) >= self.eval_cache_size // 4:
+                self.rank_cache.clear()
+            self.rank_cache[key] = ranked
+            if self.evaluation_name == "resistance":
+                self.eval_cache[key] = value
+        width = self.width or len(ranked)
+        for cell in ranked:
+            if len(moves) >= width:
+                break
+            if not (taken >> cell) & 1:
+                moves.append(cell)
         return moves
 
     def _root(self, moves: list[int], depth: int, colour: int):

@@ -8,7 +8,7 @@ from typing import Iterator, Optional
 import click
 
 from hexengine.evaluation import EVALUATIONS
-from hexengine.player import ALGORITHMS, Settings
+from hexengine.player import ALGORITHMS, ORDERINGS, Settings
 
 from .commands import SWAP_STYLES, Engine
 from .htp import Session
@@ -50,6 +50,9 @@ def _stdin_lines() -> Iterator[bytes]:
               show_default=True, help="Maximum search depth (fixed depth for minimax).")
 @click.option("--width", type=click.IntRange(min=0), default=Settings.width,
               show_default=True, help="Moves searched per node (0 = all).")
+@click.option("--ordering", type=click.Choice(ORDERINGS), default=Settings.ordering,
+              show_default=True, help="Move order: current (resistance, as Six and Wolve), "
+              "path (shortest-path cells first), auto (current with the resistance eval).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--randomize/--no-randomize", default=False, show_default=True,
               help="Vary the choice among the best-ordered root moves.")
@@ -61,11 +64,12 @@ def _stdin_lines() -> Iterator[bytes]:
               default=None, help="Write search logs to FILE instead of stderr.")
 @click.option("--quiet", is_flag=True, help="No search logs at all.")
 def main(max_time: float, evaluation: str, algorithm: str, max_depth: int, width: int,
-         seed: int, randomize: bool, swap: bool, swap_style: str, log_file: Optional[str],
+         ordering: str, seed: int, randomize: bool, swap: bool, swap_style: str, log_file: Optional[str],
          quiet: bool) -> None:
     """Hex engine speaking HTP (GTP for Hex) on stdin/stdout."""
     settings = Settings(algorithm=algorithm, evaluation=evaluation, max_time=max_time,
-                        max_depth=max_depth, width=width, seed=seed, randomize=randomize)
+                        max_depth=max_depth, width=width, ordering=ordering, seed=seed,
+                        randomize=randomize)
     log = open(log_file, "a", encoding="utf-8") if log_file else sys.stderr
     if quiet:
         import io

@@ -38,6 +38,17 @@ def test_alphabeta_matches_plain_minimax(size, stones, depth):
             assert result.score == expected
 
 
+@pytest.mark.parametrize("size,stones,depth", [(4, 5, 3), (5, 12, 3)])
+def test_alphabeta_with_current_ordering_matches_plain_minimax(size, stones, depth):
+    rng = random.Random(size * 10 + stones)
+    for _ in range(6):
+        board = random_position(rng, size, size, stones)
+        colour = board.to_move
+        expected = minimax_value(board, colour, depth, "resistance")
+        searcher = Searcher("resistance", ordering="current")
+        assert searcher.value(board, colour, depth) == pytest.approx(expected)
+
+
 def test_plays_winning_move_at_once():
     board = Board(7)
     for name in ("d1", "d2", "d3", "d5", "d6", "d7"):

@@ -90,9 +90,12 @@ def _bits(value: int, nbytes: int, cells: np.ndarray) -> np.ndarray:
     return np.unpackbits(raw, bitorder="little")[cells].astype(float)
 
 
-def _resistances(geo: Geometry, stones: list, first: int) -> tuple[float, float]:
+def _resistances(geo: Geometry, stones: list, first: int,
+                 flows: bool = False) -> tuple[float, float]:
     """Resistances of ``first`` and of its opponent, built side by side as a (2, n, n) stack
-    so that each numpy call serves both colours."""
+    so that each numpy call serves both colours.  With ``flows`` a third item is added: per
+    cell (in cell order) the current through it in both circuits, each circuit carrying a
+    unit current (Six's and Wolve's "energy"), the measure of how much a cell matters."""
     n, ia, ib, (ba, bb, c1, c2), edges, cells, nbytes, sparse_at = _tables(geo)
     own = np.stack((_bits(stones[first], nbytes, cells),
                     _bits(stones[1 - first], nbytes, cells)))
@@ -103,6 +106,7 @@ def _resistances(geo: Geometry, stones: list, first: int) -> tuple[float, float]
     g += (STRONG - 2.0) * (own[:, ia] * own[:, ib])
     gb = STRONG * own[:, ba] * own[:, bb] * (empty[c1] * empty[c2])
     out = []
+    energy = np.zeros(n) if flows else None
     if n > DENSE_LIMIT:
         diag = [np.bincount(ia, g[k], n) + np.bincount(ib, g[k], n) + np.bincount(ba, gb[k], n)
                 + np.bincount(bb, gb[k], n) for k in (0, 1)]
@@ -138,6 +142,15 @@ def _resistances(geo: Geometry, stones: list, first: int) -> tuple[float, float]
                 continue
         current = float(g_src @ (1.0 - v))
         out.append(1.0 / current if current > 1e-12 else math.inf)
+        if flows and current > 1e-12:
+            g_goal = d - diag[k] - g_src - own[1 - k] - 1e-9
+            pair = g[k] * np.abs(v[ia] - v[ib]) / current
+            bridge = gb[k] * np.abs(v[ba] - v[bb]) / current
+            energy += (np.bincount(ia, pair, n) + np.bincount(ib, pair, n)
+                       + np.bincount(ba, bridge, n) + np.bincount(bb, bridge, n)
+                       + (g_src * (1.0 - v) + g_goal * v) / current)
+    if flows:
+        return out[0], out[1], energy
     return out[0], out[1]
 
 
@@ -149,6 +162,23 @@ def resistance(geo: Geometry, stones: list, colour: int) -> float:
 def evaluate(geo: Geometry, stones: list, colour: int) -> float:
     """log(R_opponent / R_own), clamped to ±CLAMP."""
     r_own, r_opp = _resistances(geo, stones, colour)
+    return _score(r_own, r_opp)
+
+
+def evaluate_and_rank(geo: Geometry, stones: list, colour: int) -> tuple[float, list[int]]:
+    """The evaluation, and the empty cells ranked by the current through them in both
+    circuits, most first (the move ordering of Six and Wolve; cells that carry no current
+    in either circuit, such as dead cells, come last)."""
+    r_own, r_opp, energy = _resistances(geo, stones, colour, flows=True)
+    n, *_, cells, nbytes, _ = _tables(geo)
+    empty = geo.mask & ~(stones[0] | stones[1])
+    free = _bits(empty, nbytes, cells) > 0
+    picked = np.flatnonzero(free)
+    order = picked[np.argsort(-energy[picked], kind="stable")]
+    return _score(r_own, r_opp), cells[order].tolist()
+
+
+def _score(r_own: float, r_opp: float) -> float:
     if math.isinf(r_own) and math.isinf(r_opp):
         return 0.0
     if math.isinf(r_own):
