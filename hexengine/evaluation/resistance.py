@@ -123,8 +123,9 @@ def _resistances(geo: Geometry, stones: list, first: int,
         to_edge = empty + STRONG * ok  # an own stone on its edge is joined to it
         g_src = start * to_edge
         g_src[s_cell] += STRONG * ok[s_cell] * empty[s1] * empty[s2]
-        d = diag[k] + g_src + goal * to_edge + own[1 - k] + 1e-9  # opponent: identity rows
-        d[t_cell] += STRONG * ok[t_cell] * empty[t1] * empty[t2]
+        g_goal = goal * to_edge
+        g_goal[t_cell] += STRONG * ok[t_cell] * empty[t1] * empty[t2]
+        d = diag[k] + g_src + g_goal + own[1 - k] + 1e-9  # opponent: identity rows
         if n > DENSE_LIMIT:
             data = np.concatenate((-g[k], -g[k], -gb[k], -gb[k], d))
             matrix = csc_matrix((data, sparse_at), shape=(n, n))
@@ -143,7 +144,6 @@ def _resistances(geo: Geometry, stones: list, first: int,
         current = float(g_src @ (1.0 - v))
         out.append(1.0 / current if current > 1e-12 else math.inf)
         if flows and current > 1e-12:
-            g_goal = d - diag[k] - g_src - own[1 - k] - 1e-9
             pair = g[k] * np.abs(v[ia] - v[ib]) / current
             bridge = gb[k] * np.abs(v[ba] - v[bb]) / current
             energy += (np.bincount(ia, pair, n) + np.bincount(ib, pair, n)
