@@ -48,13 +48,13 @@ def _grow(s: int, own: int, empty: int, st: list[int]) -> int:
     while True:
         x1 = added << 1; x2 = added >> 1; x3 = added << s
         x4 = added >> s; x5 = added << s1; x6 = added >> s1
-        o = x1 | x2
-        t = x1 & x2
-        t |= o & x3; o |= x3
-        t |= o & x4; o |= x4
-        t |= o & x5; o |= x5
-        t |= o & x6; o |= x6
-        twos |= t | (ones & o)
+        # cells with >= 1 and >= 2 of the six shifted copies, counted pairwise
+        a = x1 | x2
+        c = x3 | x4
+        e = x5 | x6
+        ac = a | c
+        o = ac | e
+        twos |= x1 & x2 | x3 & x4 | x5 & x6 | a & c | e & ac | ones & o
         ones |= o
         extra = o & own & ~reached
         if not extra:
