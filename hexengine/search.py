@@ -178,9 +178,10 @@ class Searcher:
     def _ordered_moves(self, colour: int, ply: int, tt_move: int,
                        d_own: int, own_cells: int) -> list[int]:
         """Moves to search, best first; [] when the opponent has two or more winning cells
-        (every move loses).  Order: TT move, killers, cells on both colours' shortest paths,
-        on the opponent's, on our own, then the rest by centre distance; history breaks ties
-        inside each group.  The width limit (if any) cuts the tail."""
+        (every move loses).  Order: TT move, killers, then by current (``_by_current``) or,
+        with path ordering, cells on both colours' shortest paths, on the opponent's, on our
+        own, then the rest by centre distance, history breaking ties inside each group.  The
+        width limit (if any) cuts the tail."""
         geo = self.geo
         stones = self.stones
         empty = geo.mask & ~(stones[0] | stones[1])

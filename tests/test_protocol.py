@@ -300,6 +300,20 @@ def test_genmove_answers_swap_pieces_for_a_central_opening(make_engine):
     assert move in legal and move != "d3"
 
 
+@pytest.mark.parametrize("ordering", ["current", "path", "auto"])
+def test_ordering_parameter_is_listed_set_and_searched_with(make_engine, ordering):
+    engine = make_engine("--time", "0.3")
+    assert "[list/auto/current/path] ordering auto" in engine.ok("param_hexengine")
+    engine.ok(f"param_hexengine ordering {ordering}")
+    assert f"ordering {ordering}" in engine.ok("param_hexengine")
+    engine.ok("boardsize 7")
+    for cmd in ("play b d4", "play w c5", "play b e2"):
+        engine.ok(cmd)
+    legal = engine.ok("all_legal_moves").split()
+    assert engine.ok("genmove w") in legal
+    assert "depth" in engine.ok("hexengine-info")
+
+
 def test_genmove_answers_swap_sides_when_so_configured(make_engine):
     engine = make_engine("--time", "0.2", "--swap")
     engine.ok("boardsize 9")
@@ -488,6 +502,7 @@ BAD_COMMANDS = [
     ("param_hexengine evaluation nope", ["evaluation"]),
     ("param_hexengine algorithm nope", ["algorithm"]),
     ("param_hexengine randomize 2", ["randomize"]),
+    ("param_hexengine ordering sideways", ["ordering"]),
     ("param_hexengine swap_style sideways", ["swap_style"]),
     ("param_hexengine bogus 1", ["bogus"]),
     ("hexengine-evaluate q", ["colour"]),

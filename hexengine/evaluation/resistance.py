@@ -90,8 +90,7 @@ def _bits(value: int, nbytes: int, cells: np.ndarray) -> np.ndarray:
     return np.unpackbits(raw, bitorder="little")[cells].astype(float)
 
 
-def _resistances(geo: Geometry, stones: list, first: int,
-                 flows: bool = False) -> tuple[float, float]:
+def _resistances(geo: Geometry, stones: list, first: int, flows: bool = False) -> tuple:
     """Resistances of ``first`` and of its opponent, built side by side as a (2, n, n) stack
     so that each numpy call serves both colours.  With ``flows`` a third item is added: per
     cell (in cell order) the current through it in both circuits, each circuit carrying a
@@ -170,7 +169,7 @@ def evaluate_and_rank(geo: Geometry, stones: list, colour: int) -> tuple[float, 
     circuits, most first (the move ordering of Six and Wolve; cells that carry no current
     in either circuit, such as dead cells, come last)."""
     r_own, r_opp, energy = _resistances(geo, stones, colour, flows=True)
-    n, *_, cells, nbytes, _ = _tables(geo)
+    *_, cells, nbytes, _ = _tables(geo)
     empty = geo.mask & ~(stones[0] | stones[1])
     free = _bits(empty, nbytes, cells) > 0
     picked = np.flatnonzero(free)

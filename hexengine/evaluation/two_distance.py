@@ -30,12 +30,12 @@ def _side(s: int, own: int, empty: int, edge: int, flood) -> list[int]:
     s1 = s - 1
     r = flood(edge & own, own)
     x1 = r << 1; x2 = r >> 1; x3 = r << s; x4 = r >> s; x5 = r << s1; x6 = r >> s1
-    ones = x1 | x2
-    twos = x1 & x2
-    twos |= ones & x3; ones |= x3
-    twos |= ones & x4; ones |= x4
-    twos |= ones & x5; ones |= x5
-    twos |= ones & x6; ones |= x6
+    a = x1 | x2
+    c = x3 | x4
+    e = x5 | x6
+    ac = a | c
+    ones = ac | e
+    twos = x1 & x2 | x3 & x4 | x5 & x6 | a & c | e & ac
     return [empty & (edge | ones), r, ones, twos]
 
 
