@@ -58,7 +58,8 @@ def test_match_records_every_game_as_sgf_and_jsonl(tmp_path):
     by_opening: dict[tuple, list[GameResult]] = {}
     for r in games:
         by_opening.setdefault(tuple(r.opening), []).append(r)
-    assert sorted(by_opening) == [("a1",), ("a2",), ("a3",), ("a4",)]
+    # one per row, each in another column
+    assert sorted(by_opening) == [("a4",), ("b1",), ("c3",), ("d2",)]
     for pair in by_opening.values():
         assert sorted((r.black, r.white) for r in pair) == [("ab", "rnd"), ("rnd", "ab")]
     for r in games:

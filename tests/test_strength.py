@@ -7,6 +7,7 @@ import pytest
 
 from hexengine.board import BLACK, Board
 from hexengine.player import Player, Settings
+from protocol.match.openings import every_cell
 
 
 def play_game(size: int, black: Player, white: Player, opening: int) -> int:
@@ -23,11 +24,12 @@ def play_game(size: int, black: Player, white: Player, opening: int) -> int:
 
 
 def match(size: int, ours: Settings, theirs: Settings, openings: int) -> tuple[int, int]:
-    """Every opening twice with colours exchanged; returns (our wins, games)."""
-    cells = list(Board(size).geo.cells)
-    step = max(1, len(cells) // openings)
+    """``openings`` 1-ply openings spread over the board as hex-match spreads them, each
+    played twice with colours exchanged; returns (our wins, games)."""
+    geo = Board(size).geo
     wins = games = 0
-    for opening in cells[::step][:openings]:
+    for (name,) in every_cell(size, size, openings):
+        opening = geo.parse(name)
         for we_are_black in (True, False):
             a, b = Player(ours), Player(theirs)
             black, white = (a, b) if we_are_black else (b, a)
@@ -55,5 +57,5 @@ def test_deeper_search_beats_depth_one_on_5x5():
 @pytest.mark.slow
 def test_beats_seed_player_on_9x9():
     seed_player = Settings(evaluation="shortest-path", max_depth=3, width=0, max_time=1000)
-    wins, games = match(9, Settings(max_time=1.0), seed_player, 10)
+    wins, games = match(9, Settings(max_time=1.0), seed_player, 20)
     assert wins >= 0.9 * games

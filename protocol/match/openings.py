@@ -56,14 +56,29 @@ def read_file(path: str, width: int, height: int) -> list[tuple[str, ...]]:
     return out
 
 
+GOLDEN = 0.6180339887498949
+
+
 def every_cell(width: int, height: int, count: Optional[int] = None) -> list[tuple[str, ...]]:
     """Every 1-ply opening, row by row; with ``count`` (fewer than the cells), that many
-    evenly spaced through the list, so they still cover the whole board."""
+    spread over the whole board: the rows evenly, and within them the columns by the golden
+    ratio sequence, so they never line up on one column or diagonal (evenly spaced indices
+    into the row-by-row list did: 10 of 81 cells gave the short diagonal, all strong
+    openings)."""
     board = Board(width, height)
-    cells = [(board.move_name(cell),) for cell in board.geo.cells]
-    if count is None or count >= len(cells):
-        return cells
-    return [cells[i * len(cells) // count] for i in range(max(1, count))]
+    geo = board.geo
+    if count is None or count >= geo.size:
+        return [(board.move_name(cell),) for cell in geo.cells]
+    taken: set[int] = set()
+    out = []
+    for i in range(max(1, count)):
+        row = i * height // count
+        col = int(((i + 0.5) * GOLDEN) % 1.0 * width)
+        while geo.index(col, row) in taken:  # a row has fewer openings than cells
+            col = (col + 1) % width
+        taken.add(geo.index(col, row))
+        out.append((board.move_name(geo.index(col, row)),))
+    return out
 
 
 def random_openings(plies: int, count: int, width: int, height: int,
