@@ -25,7 +25,7 @@ class Settings:
     evaluation: str = DEFAULT_EVALUATION
     max_time: float = 10.0
     max_depth: int = 64
-    width: int = 10
+    width: int = 6
     ordering: str = "auto"
     seed: int = 0
     randomize: bool = False
