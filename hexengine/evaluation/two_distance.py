@@ -85,11 +85,11 @@ def _value(geo: Geometry, stones: list, colour: int, empty: int) -> tuple[int, i
     if sa[1] & goal:
         return 0, 1
     sb = _side(s, own, empty, goal, flood)
+    if not (sa[0] and sb[0]):
+        return UNREACHABLE, 0
     a = [sa[0]]
     b = [sb[0]]
-    la = lb = 1 if sa[0] and sb[0] else 0
-    if not la:
-        return UNREACHABLE, 0
+    la = lb = 1
     t = 2
     met = False
     while True:
@@ -103,18 +103,11 @@ def _value(geo: Geometry, stones: list, colour: int, empty: int) -> tuple[int, i
             if cells:
                 return t, cells.bit_count()
         grew = False
-        if sa[0]:
-            n = _grow(s, own, empty, sa)
-            if n:
-                a.append(n)
-                la += 1
+        for st, layers in ((sa, a), (sb, b)):
+            if st[0] and _grow(s, own, empty, st):
+                layers.append(st[0])
                 grew = True
-        if sb[0]:
-            n = _grow(s, own, empty, sb)
-            if n:
-                b.append(n)
-                lb += 1
-                grew = True
+        la, lb = len(a), len(b)
         if not grew and t >= la + lb:
             return UNREACHABLE, 0
         t += 1
