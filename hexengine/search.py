@@ -39,6 +39,7 @@ class SearchResult:
     pv: list[int] = field(default_factory=list)
     scores: dict[int, float] = field(default_factory=dict)
     complete: bool = True  # False when the last iteration was cut short
+    proved: bool = False  # a win/loss score that no width cut or static leaf stands behind
 
     @property
     def nps(self) -> float:
@@ -94,12 +95,14 @@ class Searcher:
         d_own, own_cells = path_cells(geo, stones, colour)
         if d_own == 1:
             move = (own_cells & -own_cells).bit_length() - 1
-            return SearchResult(move, WIN, 1, 1, time.monotonic() - start_time, [move])
+            return SearchResult(move, WIN, 1, 1, time.monotonic() - start_time, [move],
+                                proved=True)
         root_moves = self._ordered_moves(colour, 0, -1, d_own, own_cells)
         if not root_moves:  # two winning threats against us: lost, block one anyway
             _, opp_cells = path_cells(geo, stones, 1 - colour)
             move = (opp_cells & -opp_cells).bit_length() - 1
-            return SearchResult(move, -(WIN - 1), 1, 1, time.monotonic() - start_time, [move])
+            return SearchResult(move, -(WIN - 1), 1, 1, time.monotonic() - start_time, [move],
+                                proved=True)
         if len(root_moves) == 1:
             move = root_moves[0]
             return SearchResult(move, self.evaluate(geo, stones, colour), 0, 1,
@@ -109,6 +112,7 @@ class Searcher:
         best = SearchResult(root_moves[0] if root_moves else -1, 0.0, 0, 0, 0.0,
                             root_moves[:1])
         durations: list[float] = []
+        max_depth = min(max_depth, geo.mask.bit_count())
         for depth in range(1, max_depth + 1):
             iter_start = time.monotonic()
             if deadline is not None and len(durations) >= 2 and durations[-1] > 0.005:
@@ -116,6 +120,8 @@ class Searcher:
                 growth = durations[-1] / max(durations[-2], 1e-4)
                 if iter_start + durations[-1] * min(max(growth, 1.5), 12.0) > deadline:
                     break
+            self._depth_cut = False
+            self._width_cut = False
             try:
                 score, move, scores = self._root(root_moves, depth, colour)
                 complete = True
@@ -135,8 +141,11 @@ class Searcher:
             durations.append(time.monotonic() - iter_start)
             root_moves.remove(move)
             root_moves.insert(0, move)
-            if abs(score) >= WIN_THRESHOLD or depth >= len(root_moves):
-                break  # decided, or the whole game tree is searched
+            if not self._depth_cut:
+                break  # every line ends in a decided position: deeper finds nothing new
+            if abs(score) >= WIN_THRESHOLD and not self._width_cut:
+                break  # proved: no move was left out on the way
+        best.proved = abs(best.score) >= WIN_THRESHOLD and best.complete and not self._width_cut
         best.nodes = self.nodes
         best.elapsed = time.monotonic() - start_time
         return best
@@ -156,6 +165,8 @@ class Searcher:
         self.generation += 1
         self._partial = (0.0, None, {})
         self.centre_order, self.centre_rank = centre_order(board.geo)
+        self._depth_cut = False  # a leaf was scored statically in this iteration
+        self._width_cut = False  # a node's moves were cut to the width in this iteration
 
     def value(self, board: Board, colour: int, depth: int) -> float:
         """The fixed-depth negamax value of a position (no deadline); for testing."""
@@ -181,7 +192,7 @@ class Searcher:
         (every move loses).  Order: TT move, killers, then by current (``_by_current``) or,
         with path ordering, cells on both colours' shortest paths, on the opponent's, on our
         own, then the rest by centre distance, history breaking ties inside each group.  The
-        width limit (if any) cuts the tail."""
+        width limit (if any) cuts the tail below the root; the root keeps every move."""
         geo = self.geo
         stones = self.stones
         empty = geo.mask & ~(stones[0] | stones[1])
@@ -200,7 +211,7 @@ class Searcher:
                 moves.append(k)
                 taken |= 1 << k
         if self.ordering == "current":
-            return self._by_current(colour, moves, taken)
+            return self._cut_to_width(self._by_current(colour, moves, taken), ply)
         hist = self.history
         rank = self.centre_rank
         both = own_cells & opp_cells
@@ -215,23 +226,24 @@ class Searcher:
                 if len(cells) > 1:
                     cells.sort(key=lambda c: hist[c] * 64 - rank[c], reverse=True)
                 moves.extend(cells)
-        width = self.width
-        if width and len(moves) >= width:
-            del moves[width:]
-            return moves
         rest = empty & ~(own_cells | opp_cells | taken)
         if rest:
             tail = [c for c in self.centre_order if (rest >> c) & 1]
             if len(tail) > 1:
                 tail.sort(key=lambda c: hist[c], reverse=True)  # stable: centre order kept
             moves.extend(tail)
+        return self._cut_to_width(moves, ply)
+
+    def _cut_to_width(self, moves: list[int], ply: int) -> list[int]:
+        """The first moves up to the width of this ply; the root is never cut."""
+        width = self.width if ply else 0
         if width and len(moves) > width:
             del moves[width:]
+            self._width_cut = True
         return moves
 
     def _by_current(self, colour: int, moves: list[int], taken: int) -> list[int]:
-        """``moves`` (TT move, killers) then the other empty cells by current, most first,
-        up to the width.  One resistance solve per position, cached by Zobrist key; its
+        """``moves`` (TT move, killers) then the other empty cells by current, most first.  One resistance solve per position, cached by Zobrist key; its
         value is cached too, as this position's leaf evaluation."""
         key = self.hash ^ (SIDE_KEY if colour else 0)
         ranked = self.rank_cache.get(key)
@@ -242,12 +254,7 @@ class Searcher:
             self.rank_cache[key] = ranked
             if self.evaluation_name == "resistance":
                 self.eval_cache[key] = value
-        width = self.width or len(ranked)
-        for cell in ranked:
-            if len(moves) >= width:
-                break
-            if not (taken >> cell) & 1:
-                moves.append(cell)
+        moves.extend(cell for cell in ranked if not (taken >> cell) & 1)
         return moves
 
     def _root(self, moves: list[int], depth: int, colour: int):
@@ -290,6 +297,7 @@ class Searcher:
         geo = self.geo
         stones = self.stones
         if depth <= 0:
+            self._depth_cut = True
             # leaves repeat through transpositions (the same stones in another order), so
             # their values are cached by Zobrist key; a slow evaluation is paid once
             key = self.hash ^ (SIDE_KEY if colour else 0)
@@ -316,11 +324,13 @@ class Searcher:
                     e_score -= ply
                 elif e_score <= -WIN_THRESHOLD:
                     e_score += ply
-                if e_flag == EXACT:
-                    return e_score
-                if e_flag == LOWER and e_score >= beta:
-                    return e_score
-                if e_flag == UPPER and e_score <= alpha:
+                if (e_flag == EXACT or (e_flag == LOWER and e_score >= beta)
+                        or (e_flag == UPPER and e_score <= alpha)):
+                    # the stored value may rest on static leaves or on a width cut
+                    if abs(e_score) < WIN_THRESHOLD:
+                        self._depth_cut = True
+                    elif self.width:
+                        self._width_cut = True
                     return e_score
         moves = self._ordered_moves(colour, ply, tt_move, d_own, own_cells)
         if not moves:
