@@ -349,3 +349,21 @@ def test_wide_and_tall_boards():
             assert (filled[0] | filled[1]) & ~geo.mask == 0
             for colour in (BLACK, WHITE):
                 assert prunable(geo, filled, colour) & (filled[0] | filled[1]) == 0
+
+
+def test_fast_forced_patterns_match_plain_substitution():
+    """``_forced`` keeps only the pattern terms that use the forced neighbour; on the empty
+    cells of a filled-in position it must equal the plain substitution."""
+    rng = random.Random(3)
+    for size in (4, 7, 11):
+        geo = geometry(size, size)
+        t = inferior._tab(geo)
+        for _ in range(100):
+            stones, _ = fill_in(geo, random_position(geo, rng, 0, size * size // 2))
+            empty = geo.mask & ~(stones[0] | stones[1])
+            nb = inferior._neighbours(t, stones[0], BLACK)
+            nw = inferior._neighbours(t, stones[1], WHITE)
+            for d in range(6):
+                for colour, own, opp in ((BLACK, nb, nw), (WHITE, nw, nb)):
+                    plain = inferior._forced_dead(nb, nw, d, colour, geo.mask)
+                    assert inferior._forced(own, opp, d) & empty == plain & empty
