@@ -10,6 +10,7 @@ cells, so it is the judge of soundness:
   wins too; and every killer of a vulnerable cell is at least as good as the cell.
 """
 import random
+import re
 
 import pytest
 
@@ -367,3 +368,80 @@ def test_fast_forced_patterns_match_plain_substitution():
                 for colour, own, opp in ((BLACK, nb, nw), (WHITE, nw, nb)):
                     plain = inferior._forced_dead(nb, nw, d, colour, geo.mask)
                     assert inferior._forced(own, opp, d) & empty == plain & empty
+
+
+# --- the HTP command ------------------------------------------------------------------------
+CODE_RE = re.compile(r"^(fd[bw]|fc[bw]|iv\[[a-z]+[0-9]+(-[a-z]+[0-9]+)*\])$")
+
+
+def inferior_pairs(text):
+    words = text.split()
+    assert len(words) % 2 == 0, text
+    pairs = dict(zip(words[::2], words[1::2]))
+    assert len(pairs) == len(words) // 2, f"a cell listed twice: {text}"
+    for cell, code in pairs.items():
+        assert re.match(r"^[a-z]+[0-9]+$", cell) and CODE_RE.match(code), (cell, code)
+    return pairs
+
+
+def test_htp_inferior_lists_fill_in_and_vulnerable_cells(engine):
+    engine.ok("boardsize 5")
+    for move in ("play b c2", "play w b4", "play b a1"):
+        engine.ok(move)
+    board = engine.ok("showboard")
+    for colour in ("b", "black", "W", "white"):
+        pairs = inferior_pairs(engine.ok(f"hexengine-inferior {colour}"))
+        # c2's bridge to the top edge is captured, then b1 between black stones is dead
+        assert pairs["c1"] == pairs["d1"] == "fcb"
+        assert pairs["b1"] == "fdb"
+        # b4's bridge to the left edge
+        assert pairs["a4"] == pairs["a5"] == "fcw"
+        assert "c2" not in pairs and "b4" not in pairs
+    black = inferior_pairs(engine.ok("hexengine-inferior b"))
+    white = inferior_pairs(engine.ok("hexengine-inferior w"))
+    # the corner e5: white e4 kills a black stone there, black d5 a white one
+    assert black["e5"] == "iv[e4]" and white["e5"] == "iv[d5]"
+    assert engine.ok("showboard") == board
+    # the same cells as the module computes
+    geo, stones = position(5, "c2 a1", "b4")
+    _, inf = fill_in(geo, stones)
+    filled = {c for c, code in black.items() if code.startswith("f")}
+    assert filled == names(geo, inf.dead | inf.captured[0] | inf.captured[1])
+
+
+def test_htp_inferior_on_an_empty_board_and_in_the_analyze_menu(engine):
+    engine.ok("boardsize 9")
+    # nothing to fill; only the acute corners are vulnerable (the neighbour on the
+    # opponent's edge kills them)
+    assert inferior_pairs(engine.ok("hexengine-inferior b")) == {"a1": "iv[a2]", "i9": "iv[i8]"}
+    assert inferior_pairs(engine.ok("hexengine-inferior w")) == {"a1": "iv[b1]", "i9": "iv[h9]"}
+    menu = engine.ok("hexgui-analyze_commands").split("\n")
+    assert "inferior/Inferior Cells/hexengine-inferior %m" in menu
+    assert engine.ok("known_command hexengine-inferior") == "true"
+
+
+def test_htp_inferior_bad_input_is_refused_and_changes_nothing(engine):
+    engine.ok("boardsize 6")
+    for move in ("play b c3", "play w d2", "play b b5"):
+        engine.ok(move)
+    board = engine.ok("showboard")
+    legal = engine.ok("all_legal_moves")
+    for cmd, word in (("hexengine-inferior", "argument"), ("hexengine-inferior q", "colour"),
+                      ("hexengine-inferior b w", "argument"), ("hexengine-inferior %m", "colour"),
+                      ("hexengine-inferior empty", "colour")):
+        message = engine.error(cmd)
+        assert word in message.lower(), (cmd, message)
+        assert engine.ok("showboard") == board
+    assert engine.ok("all_legal_moves") == legal
+    engine.ok("play w a1")  # the game goes on
+
+
+def test_htp_inferior_after_the_game_is_over(engine):
+    engine.ok("boardsize 3")
+    for move in ("play b a1", "play b a2", "play b a3"):
+        engine.ok(move)
+    assert engine.ok("final_score") == "B+"
+    assert engine.ok("hexengine-inferior w") == ""
+    assert engine.ok("hexengine-inferior b") == ""
+    engine.ok("undo")
+    assert engine.ok("hexengine-inferior w") != ""
