@@ -15,8 +15,9 @@ The six neighbours of a cell are taken in ring order (each is adjacent to the ne
 white.  Off-board neighbours count as the stone of the edge they lie beyond: above row 1
 and below the last row they are black, left of column a and right of the last column
 white.  The one off-board neighbour of an obtuse corner that lies beyond both edges is
-counted as black; it sits in the ring between the black and the white edge, so either
-choice gives the same verdicts (the soundness test covers the corners).
+counted as black.  It sits in the ring between the black and the white edge, so either
+colour is sound (the corner touches both edges); the choice only decides which colour
+some dead corner cells are filled with.  The soundness test covers the corners.
 
 Dead cells (Björnsson, Hayward, Johanson, van Rijswijck, "Dead cell analysis in Hex and
 the Shannon game", 2006)
@@ -44,9 +45,8 @@ Two adjacent empty cells a, b are *captured* by X if X's stone on either one mak
 other dead: whatever Y plays in the pair, X answers in the other cell and Y's stone is
 dead, so X may fill both at once.  Rather than list the shapes, the test is computed: the
 dead patterns are evaluated with the partner cell forced to X.  That covers the classic
-captured shapes (the pair between two X stones, the carrier of an X stone's bridge to its
-own edge on row 2, the pairs in the corners) and every other pair the dead patterns
-allow.  Matches of both colours are filled together only when their pairs are disjoint:
+captured shapes (the carrier of an X stone's bridge to its own edge from row 2, the pair
+walled in by four X stones) and every other pair the dead patterns allow.  Matches of both colours are filled together only when their pairs are disjoint:
 a pattern needs only its own pair empty and some stones present, so disjoint matches stay
 valid whatever the others fill.
 
