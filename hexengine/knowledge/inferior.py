@@ -15,8 +15,9 @@ The six neighbours of a cell are taken in ring order (each is adjacent to the ne
 white.  Off-board neighbours count as the stone of the edge they lie beyond: above row 1
 and below the last row they are black, left of column a and right of the last column
 white.  The one off-board neighbour of an obtuse corner that lies beyond both edges is
-counted as black; it sits in the ring between the black and the white edge, so either
-choice gives the same verdicts (the soundness test covers the corners).
+counted as black.  It sits in the ring between the black and the white edge, so either
+colour is sound (the corner touches both edges); the choice only decides which colour
+some dead corner cells are filled with.  The soundness test covers the corners.
 
 Dead cells (Björnsson, Hayward, Johanson, van Rijswijck, "Dead cell analysis in Hex and
 the Shannon game", 2006)
@@ -44,9 +45,8 @@ Two adjacent empty cells a, b are *captured* by X if X's stone on either one mak
 other dead: whatever Y plays in the pair, X answers in the other cell and Y's stone is
 dead, so X may fill both at once.  Rather than list the shapes, the test is computed: the
 dead patterns are evaluated with the partner cell forced to X.  That covers the classic
-captured shapes (the pair between two X stones, the carrier of an X stone's bridge to its
-own edge on row 2, the pairs in the corners) and every other pair the dead patterns
-allow.  Matches of both colours are filled together only when their pairs are disjoint:
+captured shapes (the carrier of an X stone's bridge to its own edge from row 2, the pair
+walled in by four X stones) and every other pair the dead patterns allow.  Matches of both colours are filled together only when their pairs are disjoint:
 a pattern needs only its own pair empty and some stones present, so disjoint matches stay
 valid whatever the others fill.
 
@@ -161,7 +161,9 @@ def dead_cells(geo: Geometry, stones: list[int]) -> int:
 
 
 def _forced_dead(nb: list[int], nw: list[int], d: int, colour: int, full: int) -> int:
-    """Dead-pattern cells when every cell's neighbour in direction d is ``colour``."""
+    """Dead-pattern cells when every cell's neighbour in direction d is ``colour``.
+
+    The plain substitution; ``_forced`` is the fast form used by fill-in and pruning."""
     nb = list(nb)
     nw = list(nw)
     if colour == BLACK:
@@ -171,22 +173,41 @@ def _forced_dead(nb: list[int], nw: list[int], d: int, colour: int, full: int) -
     return _dead_any(nb, nw)
 
 
+def _forced(own: list[int], opp: list[int], d: int) -> int:
+    """Cells that a stone of ``own``'s colour on their neighbour in direction d would make
+    dead.  The dead patterns with that neighbour set to own, keeping only the terms that
+    use it: on empty cells of a position without dead cells the other terms are zero, so
+    there this equals ``_forced_dead``.  (a_i = own neighbour at d+i, q_i = opponent.)"""
+    a1 = own[(d + 1) % 6]
+    a2 = own[(d + 2) % 6]
+    a3 = own[(d + 3) % 6]
+    a4 = own[(d + 4) % 6]
+    a5 = own[(d + 5) % 6]
+    q2 = opp[(d + 2) % 6]
+    q3 = opp[(d + 3) % 6]
+    q4 = opp[(d + 4) % 6]
+    return (a1 & (a2 & (a3 | q4) | q3 & q4)        # X X X X / X X X . Y / X X . Y Y with d first
+            | a5 & (a1 & (a2 | q3) | q2 & q3)      # ... with d second
+            | a4 & a5 & (a1 | q2)                  # d third of three X
+            | a3 & a4 & a5                         # d last of four X
+            | q2 & q3 & q4)                        # d opposite the middle of three Y
+
+
 def _captured_pairs(t: _Tables, nb: list[int], nw: list[int], empty: int,
                     colour: int) -> list[tuple[int, int]]:
-    """(anchor cells a, direction d) with {a, a+d} captured by ``colour``; d in 0..2."""
-    full = t.mask
+    """(anchor cells a, direction d) with {a, a+d} captured by ``colour``; d in 0..2.
+    Only valid when no empty cell is dead (fill-in removes those first)."""
+    own, opp = (nb, nw) if colour == BLACK else (nw, nb)
     out = []
     for d in range(3):
         off = t.offsets[d]
         pair = empty & _shift(empty, off)
         if not pair:
             continue
-        first = _forced_dead(nb, nw, d, colour, full)            # a dead once b is ours
-        pair &= first
+        pair &= _forced(own, opp, d)                              # a dead once b is ours
         if not pair:
             continue
-        second = _forced_dead(nb, nw, d + 3, colour, full)       # b dead once a is ours
-        pair &= _shift(second & empty, off)
+        pair &= _shift(_forced(own, opp, d + 3) & empty, off)     # b dead once a is ours
         if pair:
             out.append((pair, d))
     return out
@@ -243,12 +264,12 @@ def vulnerable(geo: Geometry, stones: list[int], colour: int) -> list[int]:
     empty = t.mask & ~(black | white)
     nb = _neighbours(t, black, BLACK)
     nw = _neighbours(t, white, WHITE)
-    opp = 1 - colour
+    own, opp = (nw, nb) if colour == BLACK else (nb, nw)   # own: the killer's colour
     out = []
     for d in range(6):
         cand = empty & _shift(empty, t.offsets[d])
         if cand:
-            cand &= _forced_dead(nb, nw, d, opp, t.mask)
+            cand &= _forced(own, opp, d)
         out.append(cand)
     return out
 
