@@ -53,6 +53,7 @@ ANALYZE_COMMANDS = [
     ("string", "Evaluation", "hexengine-evaluate"),
     ("string", "Search Info", "hexengine-info"),
     ("string", "Show Board", "showboard"),
+    ("plist", "VC Mustplay", "vc-get-mustplay %m"),
 ]
 
 SWAP_STYLES = ("swap-pieces", "swap-sides")
@@ -473,3 +474,15 @@ def _evaluate(engine: Engine, args: list[str]) -> str:
     name = engine.player.settings.evaluation
     value = get(name)(board.geo, board.stones, colour)
     return f"{name} {COLOUR_NAMES[colour]} {value:+.3f}"
+
+
+# --- virtual connections (Benzene's names and reply formats) --------------------------------
+@command("vc-get-mustplay", 1, 1, "COLOUR")
+def _vc_mustplay(engine: Engine, args: list[str]) -> str:
+    """The cells COLOUR must play in (the intersection of the opponent's edge-to-edge semi
+    connection carriers), space-separated; empty when COLOUR has already lost."""
+    colour = parse_colour(args[0])
+    from hexengine.knowledge import vc
+    board = engine.board
+    cells = vc.mustplay(board.geo, board.stones, colour)
+    return " ".join(board.geo.name(c) for c in board.geo.iter_bits(cells))

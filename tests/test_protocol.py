@@ -124,7 +124,8 @@ def test_hexgui_out_of_turn_play_and_genmove_of_given_colour(engine):
 
 def test_hexgui_analyze_commands_all_answer(engine):
     engine.ok("boardsize 7")
-    commands = [line.split("/")[2] for line in engine.ok("hexgui-analyze_commands").split("\n")]
+    commands = [line.split("/")[2].replace("%m", "b")
+                for line in engine.ok("hexgui-analyze_commands").split("\n")]
     for cmd in commands:
         engine.ok(cmd)  # before any search
     engine.ok("play b d4")
@@ -506,6 +507,9 @@ BAD_COMMANDS = [
     ("param_hexengine swap_style sideways", ["swap_style"]),
     ("param_hexengine bogus 1", ["bogus"]),
     ("hexengine-evaluate q", ["colour"]),
+    ("vc-get-mustplay", ["arguments"]),
+    ("vc-get-mustplay q", ["colour"]),
+    ("vc-get-mustplay b w", ["arguments"]),
 ]
 
 

@@ -390,3 +390,36 @@ def test_randomized_5x5_edge_vc_and_mustplay_against_exhaustive_solve():
 def test_randomized_5x5_many():
     stats = _exhaustive_check(_random_positions(5, 300, (7, 14), seed=3))
     assert stats["vc"] > 40, stats
+
+
+# --- protocol ------------------------------------------------------------------------------------
+def test_vc_get_mustplay_over_htp():
+    from tests.htpclient import HtpClient
+    engine = HtpClient("--time", "1")
+    try:
+        engine.ok("boardsize 5")
+        geo, stones = position(5)
+        expected = vc.mustplay(geo, stones, BLACK)
+        assert engine.ok("vc-get-mustplay b").split() == [geo.name(c) for c in bits(expected)]
+        assert engine.ok("vc-get-mustplay b").split()
+        engine.ok("play w b3")
+        engine.ok("play w d3")
+        geo, stones = position(5, white=["b3", "d3"])
+        expected = vc.mustplay(geo, stones, BLACK)
+        reply = engine.ok("vc-get-mustplay black")
+        assert reply.split() == [geo.name(c) for c in bits(expected)]
+        assert "c3" in reply.split()
+        # black has lost against white's edge-to-edge VC: empty reply (as Benzene)
+        engine.ok("play w c4")
+        engine.ok("play w c2")
+        engine.ok("play w c3")
+        assert engine.ok("vc-get-mustplay b") == ""
+        board = engine.ok("showboard")
+        assert "colour" in engine.error("vc-get-mustplay x")
+        engine.error("vc-get-mustplay")
+        assert engine.ok("showboard") == board
+        assert "vc-get-mustplay" in engine.ok("list_commands").split()
+        assert "plist/VC Mustplay/vc-get-mustplay %m" in \
+            engine.ok("hexgui-analyze_commands").split("\n")
+    finally:
+        engine.close()
