@@ -508,6 +508,9 @@ BAD_COMMANDS = [
     ("param_hexengine swap_style sideways", ["swap_style"]),
     ("param_hexengine bogus 1", ["bogus"]),
     ("hexengine-evaluate q", ["colour"]),
+    ("vc-get-mustplay", ["arguments"]),
+    ("vc-get-mustplay q", ["colour"]),
+    ("vc-get-mustplay b w", ["arguments"]),
 ]
 
 
