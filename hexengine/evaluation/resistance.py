@@ -31,6 +31,9 @@ from scipy.sparse.linalg import spsolve
 from ..geometry import Geometry
 
 STRONG = 50.0  # own–own and virtual-connection conductance: groups act as single nodes
+REACH = 5.0  # a stone's bridge to an empty cell: a virtual link, weaker than a wire (its
+# carrier may be shared with other links, which the circuit cannot see)
+EDGE_REACH = STRONG  # an empty second-row cell's template to its edge
 CLAMP = 12.0  # |score| never exceeds this (a cut-off colour has infinite resistance)
 DENSE_LIMIT = 300  # cells; bigger boards (18x18 on) are solved as sparse systems (measured
 # crossover: dense 1.4 ms vs sparse 2.4 ms at 17x17, 4.7 vs 2.9 ms at 19x19)
@@ -103,7 +106,8 @@ def _resistances(geo: Geometry, stones: list, first: int, flows: bool = False) -
     wa, wb = w[:, ia], w[:, ib]
     g = np.maximum(wa, wb) * ((wa * wb) > 0)
     g += (STRONG - 2.0) * (own[:, ia] * own[:, ib])
-    gb = STRONG * own[:, ba] * own[:, bb] * (empty[c1] * empty[c2])
+    gb = (STRONG * own[:, ba] * own[:, bb] + REACH * (own[:, ba] * empty[bb]
+          + empty[ba] * own[:, bb])) * (empty[c1] * empty[c2])
     out = []
     energy = np.zeros(n) if flows else None
     if n > DENSE_LIMIT:
@@ -121,9 +125,11 @@ def _resistances(geo: Geometry, stones: list, first: int, flows: bool = False) -
         ok = own[k]
         to_edge = empty + STRONG * ok  # an own stone on its edge is joined to it
         g_src = start * to_edge
-        g_src[s_cell] += STRONG * ok[s_cell] * empty[s1] * empty[s2]
+        g_src[s_cell] += (STRONG * ok[s_cell] + EDGE_REACH * empty[s_cell]) * empty[s1] \
+            * empty[s2]
         g_goal = goal * to_edge
-        g_goal[t_cell] += STRONG * ok[t_cell] * empty[t1] * empty[t2]
+        g_goal[t_cell] += (STRONG * ok[t_cell] + EDGE_REACH * empty[t_cell]) * empty[t1] \
+            * empty[t2]
         d = diag[k] + g_src + g_goal + own[1 - k] + 1e-9  # opponent: identity rows
         if n > DENSE_LIMIT:
             data = np.concatenate((-g[k], -g[k], -gb[k], -gb[k], d))
