@@ -30,6 +30,7 @@ class Settings:
     seed: int = 0
     randomize: bool = False
     tt_size: int = 1_000_000
+    knowledge: bool = True  # fill-in, connections and mustplay (hexengine.knowledge)
 
     def set(self, name: str, text: str) -> None:
         """Set one setting from its text form; ValueError says what was wrong."""
@@ -48,9 +49,9 @@ class Settings:
             if text not in ORDERINGS:
                 raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
             value = text
-        elif name == "randomize":
+        elif name in ("randomize", "knowledge"):
             if text not in ("0", "1", "true", "false"):
-                raise ValueError("randomize must be 0 or 1")
+                raise ValueError(f"{name} must be 0 or 1")
             value = text in ("1", "true")
         elif name == "max_time":
             try:
@@ -104,10 +105,10 @@ class Player:
 
     def searcher(self) -> Searcher:
         s = self.settings
-        key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize, s.ordering)
+        key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize, s.ordering, s.knowledge)
         if self._searcher is None or key != self._searcher_key:
             self._searcher = Searcher(s.evaluation, s.tt_size, s.width, s.seed, s.randomize,
-                                      ordering=s.ordering)
+                                      ordering=s.ordering, knowledge=s.knowledge)
             self._searcher_key = key
             self.rng = random.Random(s.seed)
         return self._searcher

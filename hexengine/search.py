@@ -17,10 +17,14 @@ from .board import SIDE_KEY, Board, zobrist_keys
 from .evaluation import get as get_evaluation
 from .evaluation.resistance import evaluate_and_rank
 from .evaluation.shortest_path import NO_PATH, path_cells
+from .knowledge import analysis
+from .knowledge.threats import LOST, OPEN, WIN_NOW, EdgeThreats
 
 WIN = 100_000
 WIN_THRESHOLD = WIN - 10_000
 EXACT, LOWER, UPPER = 0, 1, 2
+ANALYSIS_SHARE = 0.25  # of the time budget, at most, for the root's fill-in and H-searches
+REFRESH_SHARE = 0.3  # rebuild connections below the root when one per root move fits this
 ORDERINGS = ("auto", "current", "path")
 
 
@@ -40,6 +44,7 @@ class SearchResult:
     scores: dict[int, float] = field(default_factory=dict)
     complete: bool = True  # False when the last iteration was cut short
     proved: bool = False  # a win/loss score that no width cut or static leaf stands behind
+    knowledge: dict[str, int] = field(default_factory=dict)  # what the root analysis found
 
     @property
     def nps(self) -> float:
@@ -60,7 +65,8 @@ class Searcher:
 
     def __init__(self, evaluation: str = "shortest-path", tt_size: int = 1_000_000,
                  width: int = 0, seed: Optional[int] = None, randomize: bool = False,
-                 use_tt: bool = True, ordering: str = "auto") -> None:
+                 use_tt: bool = True, ordering: str = "auto", knowledge: bool = False,
+                 refresh_depth: int = 1) -> None:
         if ordering not in ORDERINGS:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         self.evaluation_name = evaluation
@@ -74,6 +80,13 @@ class Searcher:
         self.rank_cache: dict[int, list[int]] = {}  # Zobrist key -> cells by current
         self.tt_size = tt_size
         self.width = width
+        # knowledge: fill-in, connections and mustplay at the root, the root's edge-to-edge
+        # connections checked at every node (hexengine.knowledge)
+        self.knowledge = knowledge
+        self.refresh_depth = refresh_depth  # plies below the root that rebuild the mover's
+        self.threat_cache: dict[int, EdgeThreats] = {}  # connections, by Zobrist key
+        self.root_info: Optional[analysis.RootKnowledge] = None
+        self.threats = EdgeThreats.empty()
         self.use_tt = use_tt
         self.randomize = randomize
         self.rng = random.Random(seed)
@@ -89,6 +102,17 @@ class Searcher:
         """Search ``board`` for ``colour`` until ``max_depth``, ``deadline`` or ``stop``."""
         start_time = time.monotonic()
         self._prepare(board, colour, deadline, stop)
+        result = self._search(colour, deadline, max_depth, on_iteration, start_time)
+        result.nodes = max(result.nodes, self.nodes)
+        result.elapsed = time.monotonic() - start_time
+        if self.root_info is not None:
+            result.knowledge = self.root_info.counts()
+        return result
+
+    # --- internals -----------------------------------------------------------------------
+    def _search(self, colour: int, deadline: Optional[float], max_depth: int,
+                on_iteration: Optional[Callable[[SearchResult], None]],
+                start_time: float) -> SearchResult:
         geo = self.geo
         stones = self.stones
         # immediate facts first: a win now, or the only block of a win next move
@@ -97,7 +121,24 @@ class Searcher:
             move = (own_cells & -own_cells).bit_length() - 1
             return SearchResult(move, WIN, 1, 1, time.monotonic() - start_time, [move],
                                 proved=True)
-        root_moves = self._ordered_moves(colour, 0, -1, d_own, own_cells)
+        allowed = geo.mask
+        if self.knowledge:
+            share = None if deadline is None else start_time + ANALYSIS_SHARE * (
+                deadline - start_time)
+            info = self.root_info = analysis.analyse_root(geo, stones, colour, share)
+            if not info.decided:
+                self._set_stones(info.stones)
+                stones = self.stones
+                allowed = info.moves
+                if info.verdict != LOST:  # when lost, search for the most stubborn defence
+                    self.threats = info.threats
+                d_own, own_cells = path_cells(geo, stones, colour)
+        self._threatened = any(self.threats.full) or any(self.threats.semi)
+        root_moves = self._ordered_moves(colour, 0, -1, d_own, own_cells, allowed)
+        if self.root_info is not None and (deadline is None or self.root_info.build_seconds / 2
+                                           * len(root_moves) < REFRESH_SHARE
+                                           * (deadline - start_time)):
+            self._refresh_plies = self.refresh_depth  # the rebuilds below the root fit
         if not root_moves:  # two winning threats against us: lost, block one anyway
             _, opp_cells = path_cells(geo, stones, 1 - colour)
             move = (opp_cells & -opp_cells).bit_length() - 1
@@ -105,8 +146,11 @@ class Searcher:
                                 proved=True)
         if len(root_moves) == 1:
             move = root_moves[0]
-            return SearchResult(move, self.evaluate(geo, stones, colour), 0, 1,
-                                time.monotonic() - start_time, [move])
+            verdict = self.root_info.verdict if self.root_info is not None else OPEN
+            if verdict == OPEN:
+                return SearchResult(move, self.evaluate(geo, stones, colour), 0, 1, 0.0, [move])
+            score = WIN - 2 if verdict == WIN_NOW else -(WIN - 2)  # as the tree scores them
+            return SearchResult(move, score, 0, 1, 0.0, [move], proved=True)
         if self.randomize:
             self._shuffle_ties(root_moves, colour)
         best = SearchResult(root_moves[0] if root_moves else -1, 0.0, 0, 0, 0.0,
@@ -116,9 +160,12 @@ class Searcher:
         for depth in range(1, max_depth + 1):
             iter_start = time.monotonic()
             if deadline is not None and len(durations) >= 2 and durations[-1] > 0.005:
-                # predict the next iteration from the growth of the last two
+                # predict the next iteration from the growth of the last two; one that will
+                # not finish still starts while half the budget is left: its first root
+                # move is the best so far, and any move it proves better is taken
                 growth = durations[-1] / max(durations[-2], 1e-4)
-                if iter_start + durations[-1] * min(max(growth, 1.5), 12.0) > deadline:
+                if (iter_start + durations[-1] * min(max(growth, 1.5), 12.0) > deadline
+                        and iter_start - start_time > 0.5 * (deadline - start_time)):
                     break
             self._depth_cut = False
             self._width_cut = False
@@ -146,11 +193,8 @@ class Searcher:
             if abs(score) >= WIN_THRESHOLD and not self._width_cut:
                 break  # proved: no move was left out on the way
         best.proved = abs(best.score) >= WIN_THRESHOLD and best.complete and not self._width_cut
-        best.nodes = self.nodes
-        best.elapsed = time.monotonic() - start_time
         return best
 
-    # --- internals -----------------------------------------------------------------------
     def _prepare(self, board: Board, colour: int, deadline: Optional[float],
                  stop: Optional[threading.Event]) -> None:
         self.geo = board.geo
@@ -165,8 +209,43 @@ class Searcher:
         self.generation += 1
         self._partial = (0.0, None, {})
         self.centre_order, self.centre_rank = centre_order(board.geo)
+        self.threats = EdgeThreats.empty()
+        self.root_info = None
+        self.threat_cache.clear()  # refreshed threats inherit from this root
+        self._threatened = False  # self.threats has carriers to check at each node
+        self._refresh_plies = 0  # plies below the root that rebuild the mover's connections
         self._depth_cut = False  # a leaf was scored statically in this iteration
         self._width_cut = False  # a node's moves were cut to the width in this iteration
+
+    def _refresh(self, mover: int, ply: int):
+        """Entering a node ``ply`` plies deep after ``mover``'s stone: within the refresh
+        depth, the threats below it use ``mover``'s connections built afresh (cached per
+        position).  Returns what to restore afterwards, or None when nothing changed."""
+        if ply > self._refresh_plies:
+            return None
+        saved = (self.threats, self._threatened)
+        key = self.hash ^ (SIDE_KEY if mover == 0 else 0)
+        threats = self.threat_cache.get(key)
+        if threats is None:
+            threats = analysis.refresh_threats(self.geo, self.stones, mover, self.threats,
+                                               self.deadline)
+            self.threat_cache[key] = threats
+        self.threats = threats
+        self._threatened = any(threats.full) or any(threats.semi)
+        return saved
+
+    def _set_stones(self, stones: list[int]) -> None:
+        """Search ``stones`` (the root after fill-in) instead: the hash follows the stones."""
+        self.stones = list(stones)
+        h = 0
+        for colour in (0, 1):
+            keys = self.zobrist[colour]
+            bits = stones[colour]
+            while bits:
+                low = bits & -bits
+                h ^= keys[low.bit_length() - 1]
+                bits ^= low
+        self.hash = h
 
     def value(self, board: Board, colour: int, depth: int) -> float:
         """The fixed-depth negamax value of a position (no deadline); for testing."""
@@ -187,7 +266,7 @@ class Searcher:
             moves[:len(head)] = head
 
     def _ordered_moves(self, colour: int, ply: int, tt_move: int,
-                       d_own: int, own_cells: int) -> list[int]:
+                       d_own: int, own_cells: int, allowed: int) -> list[int]:
         """Moves to search, best first; [] when the opponent has two or more winning cells
         (every move loses).  Order: TT move, killers, then by current (``_by_current``) or,
         with path ordering, cells on both colours' shortest paths, on the opponent's, on our
@@ -195,12 +274,12 @@ class Searcher:
         width limit (if any) cuts the tail below the root; the root keeps every move."""
         geo = self.geo
         stones = self.stones
-        empty = geo.mask & ~(stones[0] | stones[1])
         d_opp, opp_cells = path_cells(geo, stones, 1 - colour)
         if d_opp == 1:
             if opp_cells & (opp_cells - 1):
                 return []
             return [opp_cells.bit_length() - 1]
+        empty = allowed & ~(stones[0] | stones[1])
         moves: list[int] = []
         taken = 0
         if tt_move >= 0 and (empty >> tt_move) & 1:
@@ -211,9 +290,11 @@ class Searcher:
                 moves.append(k)
                 taken |= 1 << k
         if self.ordering == "current":
-            return self._cut_to_width(self._by_current(colour, moves, taken), ply)
+            return self._cut_to_width(self._by_current(colour, moves, taken, empty), ply)
         hist = self.history
         rank = self.centre_rank
+        own_cells &= empty
+        opp_cells &= empty
         both = own_cells & opp_cells
         for group in (both, opp_cells & ~both, own_cells & ~both):
             group &= ~taken
@@ -242,7 +323,8 @@ class Searcher:
             self._width_cut = True
         return moves
 
-    def _by_current(self, colour: int, moves: list[int], taken: int) -> list[int]:
+    def _by_current(self, colour: int, moves: list[int], taken: int,
+                    allowed: int) -> list[int]:
         """``moves`` (TT move, killers) then the other empty cells by current, most first.  One resistance solve per position, cached by Zobrist key; its
         value is cached too, as this position's leaf evaluation."""
         key = self.hash ^ (SIDE_KEY if colour else 0)
@@ -254,7 +336,8 @@ class Searcher:
             self.rank_cache[key] = ranked
             if self.evaluation_name == "resistance":
                 self.eval_cache[key] = value
-        moves.extend(cell for cell in ranked if not (taken >> cell) & 1)
+        skip = taken | ~allowed
+        moves.extend(cell for cell in ranked if not (skip >> cell) & 1)
         return moves
 
     def _root(self, moves: list[int], depth: int, colour: int):
@@ -270,6 +353,7 @@ class Searcher:
             bit = 1 << move
             stones[colour] |= bit
             self.hash ^= zob[move]
+            saved = self._refresh(colour, 1)
             try:
                 if i == 0:
                     score = -self._negamax(depth - 1, -beta, -alpha, 1 - colour, 1)
@@ -280,6 +364,8 @@ class Searcher:
             finally:
                 stones[colour] ^= bit
                 self.hash ^= zob[move]
+                if saved is not None:
+                    self.threats, self._threatened = saved
             scores[move] = score
             if score > best_score:
                 best_score = score
@@ -296,6 +382,13 @@ class Searcher:
         self._check_time()
         geo = self.geo
         stones = self.stones
+        if self._threatened:
+            verdict, must = self.threats.status(stones, colour,
+                                                geo.mask & ~(stones[0] | stones[1]))
+            if verdict:
+                return WIN - ply - 2 if verdict > 0 else -(WIN - ply - 2)
+        else:
+            must = geo.mask
         if depth <= 0:
             self._depth_cut = True
             # leaves repeat through transpositions (the same stones in another order), so
@@ -332,7 +425,7 @@ class Searcher:
                     elif self.width:
                         self._width_cut = True
                     return e_score
-        moves = self._ordered_moves(colour, ply, tt_move, d_own, own_cells)
+        moves = self._ordered_moves(colour, ply, tt_move, d_own, own_cells, must)
         if not moves:
             return -(WIN - ply - 1)
         alpha0 = alpha
@@ -341,10 +434,12 @@ class Searcher:
         zob = self.zobrist[colour]
         other = 1 - colour
         first = True
+        refresh = ply < self._refresh_plies
         for move in moves:
             bit = 1 << move
             stones[colour] |= bit
             self.hash ^= zob[move]
+            saved = self._refresh(colour, ply + 1) if refresh else None
             try:
                 if first:
                     score = -self._negamax(depth - 1, -beta, -alpha, other, ply + 1)
@@ -356,6 +451,8 @@ class Searcher:
             finally:
                 stones[colour] ^= bit
                 self.hash ^= zob[move]
+                if saved is not None:
+                    self.threats, self._threatened = saved
             if score > best:
                 best = score
                 best_move = move

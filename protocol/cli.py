@@ -56,6 +56,8 @@ def _stdin_lines() -> Iterator[bytes]:
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--randomize/--no-randomize", default=False, show_default=True,
               help="Vary the choice among the best-ordered root moves.")
+@click.option("--knowledge/--no-knowledge", default=Settings.knowledge, show_default=True,
+              help="Fill-in, virtual connections and mustplay (off: the plain search).")
 @click.option("--swap/--no-swap", default=False, show_default=True,
               help="Allow the swap rule (same as param_game allow_swap 1).")
 @click.option("--swap-style", type=click.Choice(SWAP_STYLES), default="swap-pieces",
@@ -64,12 +66,12 @@ def _stdin_lines() -> Iterator[bytes]:
               default=None, help="Write search logs to FILE instead of stderr.")
 @click.option("--quiet", is_flag=True, help="No search logs at all.")
 def main(max_time: float, evaluation: str, algorithm: str, max_depth: int, width: int,
-         ordering: str, seed: int, randomize: bool, swap: bool, swap_style: str, log_file: Optional[str],
-         quiet: bool) -> None:
+         ordering: str, seed: int, randomize: bool, knowledge: bool, swap: bool,
+         swap_style: str, log_file: Optional[str], quiet: bool) -> None:
     """Hex engine speaking HTP (GTP for Hex) on stdin/stdout."""
     settings = Settings(algorithm=algorithm, evaluation=evaluation, max_time=max_time,
                         max_depth=max_depth, width=width, ordering=ordering, seed=seed,
-                        randomize=randomize)
+                        randomize=randomize, knowledge=knowledge)
     log = open(log_file, "a", encoding="utf-8") if log_file else sys.stderr
     if quiet:
         import io

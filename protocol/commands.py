@@ -235,8 +235,9 @@ def _choose(engine: Engine, colour: int) -> str:
 def _search_line(board: Board, r: SearchResult) -> str:
     pv = " ".join(board.move_name(m) for m in r.pv)
     done = "" if r.complete else " (partial)"
+    known = "".join(f" {name} {count}" for name, count in r.knowledge.items())
     return (f"depth {r.depth}{done} nodes {r.nodes} time {r.elapsed:.2f}s "
-            f"nps {r.nps:.0f} score {score_text(r.score)} pv {pv}")
+            f"nps {r.nps:.0f} score {score_text(r.score)}{known} pv {pv}")
 
 
 @command("genmove", 1, 1, "COLOUR")

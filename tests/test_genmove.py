@@ -129,3 +129,16 @@ def test_big_boards_answer_inside_budget(make_engine, evaluation, size):
         assert ok, move
         assert elapsed < 0.5 + 0.5, f"{elapsed:.2f}s for a 0.5 s budget on {size}x{size}"
         assert "occupied" in engine.error(f"play b {move}")  # a real cell, now played
+
+
+def test_uses_most_of_its_budget_in_a_middle_game(make_engine):
+    """Iterative deepening goes on while the next iteration can finish: with 4 s in an open
+    11x11 middle game the engine thinks for most of them (it used to stop after ~1.8 s)."""
+    engine = make_engine("--time", "4")
+    setup(engine, 11, [("b", "f6"), ("w", "e7"), ("b", "g5"), ("w", "d8"), ("b", "c3"),
+                       ("w", "h4"), ("b", "f9")])
+    ok, move, elapsed = engine.timed("genmove w", timeout=30)
+    assert ok and move
+    assert 2.0 < elapsed < 4.5, f"{elapsed:.2f}s for a 4 s budget"
+    info = engine.ok("hexengine-info")
+    assert int(info.split()[1]) >= 4, info

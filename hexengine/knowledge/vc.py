@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+import time
 from dataclasses import dataclass
 from typing import Optional
 
@@ -181,6 +182,16 @@ class Connections:
         """Carriers (keys included) of the edge-to-edge SCs."""
         return list(self.semis.get(self._key(EDGE_START, EDGE_GOAL), ()))
 
+    def edge_full_all(self) -> list[int]:
+        """Carriers of every edge-to-edge VC kept, smallest first."""
+        return list(self.fulls.get(self._key(EDGE_START, EDGE_GOAL), ()))
+
+    def edge_semis_keyed(self) -> list[tuple[int, int]]:
+        """(key bit, carrier) of every edge-to-edge SC kept, smallest carrier first."""
+        k = self._key(EDGE_START, EDGE_GOAL)
+        return [(1 << key, carrier)
+                for key, carrier in zip(self.semi_keys.get(k, ()), self.semis.get(k, ()))]
+
     def full_pairs(self) -> list[tuple[int, int]]:
         """Node pairs with at least one full connection."""
         return [self._unkey(k) for k, lst in self.fulls.items() if lst]
@@ -204,12 +215,14 @@ class Connections:
 class _Builder:
     """One run of H-search filling a Connections object."""
 
-    def __init__(self, conns: Connections, limits: Limits) -> None:
+    def __init__(self, conns: Connections, limits: Limits,
+                 deadline: Optional[float] = None) -> None:
         self.c = conns
         self.lim = limits
         self.queue: list = []
         self.seq = 0
         self.budget = limits.work
+        self.deadline = deadline  # time.monotonic() at which the build stops where it is
         self.won = False
 
     # --- adding ---------------------------------------------------------------------------
@@ -328,7 +341,13 @@ class _Builder:
         adj = c.adj
         groups = c.groups
         queue = self.queue
+        deadline = self.deadline
+        pops = 0
         while queue:
+            pops += 1
+            if deadline is not None and not pops & 63 and time.monotonic() > deadline:
+                c.complete = False  # out of time: what is kept is sound, just less
+                break
             if self.budget <= 0:
                 c.complete = False
                 break
@@ -368,12 +387,13 @@ class _Builder:
                             self.add_semi(end, z, carrier | c2 | midbit, mid)
 
 
-def build(geo: Geometry, stones, colour: int, limits: Optional[Limits] = None) -> Connections:
+def build(geo: Geometry, stones, colour: int, limits: Optional[Limits] = None,
+          deadline: Optional[float] = None) -> Connections:
     """H-search for ``colour``: base connections, then AND/OR to a fixed point (or the work
     cap).  Every connection reported is a real one."""
     lim = limits or DEFAULT_LIMITS
     conns = Connections(geo, stones, colour)
-    b = _Builder(conns, lim)
+    b = _Builder(conns, lim, deadline)
     _add_base(b, conns)
     b.run()
     return conns

@@ -1,0 +1,97 @@
+"""What the search asks of the knowledge modules: at its root, and at the first plies below.
+
+``analyse_root`` does, in order: fill-in of dead and captured cells (a position with the
+same winner and fewer cells to think about), H-search for both colours on the filled board,
+and from that the edge-to-edge threats that the search checks at every node below
+(``threats``) and the moves worth searching at the root (mustplay minus the cells proved
+inferior).  ``refresh_threats`` rebuilds the connections of the colour that just moved,
+so that a node a ply or two below the root sees the threats its last move made.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+from ..geometry import Geometry
+from . import inferior, vc
+from .threats import LOST, WIN_NOW, EdgeThreats
+
+
+@dataclass
+class RootKnowledge:
+    stones: list[int]  # the root stones after fill-in: the position the search works on
+    filled: inferior.Inferior
+    connections: tuple[vc.Connections, vc.Connections]
+    threats: EdgeThreats
+    verdict: int  # WIN_NOW, LOST or OPEN for the colour to move
+    moves: int  # empty cells worth searching at the root
+    pruned: int  # empty cells dropped as inferior (outside the fill-in)
+    build_seconds: float  # what the two H-searches took (it prices a rebuild below)
+    decided: bool  # the fill-in joined a colour's edges or filled the board: nothing is
+    # left to search on the filled board, so the search plays on the real one
+
+    def counts(self) -> dict[str, int]:
+        """How many cells each kind of knowledge took out (for logs and hexengine-info)."""
+        return {
+            "dead": self.filled.dead.bit_count(),
+            "captured": self.filled.captured[0].bit_count() + self.filled.captured[1].bit_count(),
+            "inferior": self.pruned.bit_count(),
+            "moves": self.moves.bit_count(),
+        }
+
+
+def _edge_lists(conns: vc.Connections) -> tuple[list[int], list[tuple[int, int]]]:
+    return conns.edge_full_all(), conns.edge_semis_keyed()
+
+
+KEEP = 8  # carriers of the parent's lists kept beside a fresh build's
+
+
+def refresh_threats(geo: Geometry, stones: list[int], mover: int, threats: EdgeThreats,
+                    deadline: Optional[float] = None) -> EdgeThreats:
+    """``threats`` with ``mover``'s edge-to-edge carriers built afresh for ``stones`` (the
+    position after mover's stone): the new ones first, then the parent's that survive
+    (a build under a work cap may miss some).  The other colour's lists are kept."""
+    theirs = stones[1 - mover]
+    full, semi = _edge_lists(vc.build(geo, stones, mover, deadline=deadline))
+    full += [c for c in threats.full[mover][:KEEP] if not c & theirs]
+    semi += [ks for ks in threats.semi[mover][:KEEP] if not ks[1] & theirs]
+    if mover == 0:
+        return EdgeThreats((full, threats.full[1]), (semi, threats.semi[1]))
+    return EdgeThreats((threats.full[0], full), (threats.semi[0], semi))
+
+
+def analyse_root(geo: Geometry, stones: list[int], colour: int,
+                 deadline: Optional[float] = None) -> RootKnowledge:
+    """Fill-in, both colours' connections and the root moves for ``colour`` to move.  The
+    H-searches stop at ``deadline`` with what they have (all of it sound)."""
+    filled_stones, filled = inferior.fill_in(geo, stones)
+    decided = not (geo.mask & ~(filled_stones[0] | filled_stones[1])) or any(
+        geo.flood(geo.edges[c][0], filled_stones[c]) & geo.edges[c][1] for c in (0, 1))
+    started = time.monotonic()
+    conns = (vc.build(geo, filled_stones, 0, deadline=deadline),
+             vc.build(geo, filled_stones, 1, deadline=deadline))
+    build_seconds = time.monotonic() - started
+    black, white = _edge_lists(conns[0]), _edge_lists(conns[1])
+    threats = EdgeThreats((black[0], white[0]), (black[1], white[1]))
+    empty = geo.mask & ~(filled_stones[0] | filled_stones[1])
+    verdict, must = threats.status(filled_stones, colour, empty)
+    pruned = 0
+    if verdict == WIN_NOW:
+        # connected: any move inside the smallest carrier keeps it; else play a semi's key
+        full = [c for c in threats.full[colour] if not c & filled_stones[1 - colour]]
+        if full:
+            moves = min(full, key=int.bit_count) & empty or empty
+        else:
+            moves = min((c for c in threats.semi[colour]
+                         if not c[1] & filled_stones[1 - colour]), key=lambda c: c[1].bit_count())[0]
+    elif verdict == LOST:
+        # lost against best play: stay inside the opponent's connections, make it prove them
+        theirs = [c for c in threats.full[1 - colour]] + [c for _, c in threats.semi[1 - colour]]
+        moves = min(theirs, key=int.bit_count) & empty or empty
+    else:
+        pruned = inferior.prunable(geo, filled_stones, colour) & must
+        moves = must & ~pruned or must
+    return RootKnowledge(filled_stones, filled, conns, threats, verdict, moves, pruned,
+                         build_seconds, decided)
