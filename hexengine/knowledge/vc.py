@@ -64,6 +64,7 @@ class Limits:
     and_fulls: int = 4  # carriers per partner used by one AND
     work: int = 150_000  # combination attempts per build; past it the build stops (sound)
     stop_at_win: bool = False  # stop as soon as an edge-to-edge VC is found
+    templates: bool = True  # edge templates as base connections
 
 
 DEFAULT_LIMITS = Limits()
@@ -73,16 +74,26 @@ DEFAULT_LIMITS = Limits()
 # stone itself is at (0, depth - 1).  Hex neighbours in this layout: (±1,0), (0,±1), (1,-1),
 # (-1,1), so a cell (c, r) touches (c, r-1) and (c+1, r-1) in the row nearer the edge.
 _TEMPLATES: dict[str, tuple[int, tuple[tuple[int, int], ...]]] = {
-    # name: (stone row index, carrier cells as (dcol, row))
+    # name: (stone row index, carrier cells as (dcol, row)); mirror images are added below
     "II": (1, ((0, 0), (1, 0))),
+    # the ziggurat: one cell beside the stone, three below, four on the edge row
     "III-a": (2, ((1, 2), (0, 1), (1, 1), (2, 1), (0, 0), (1, 0), (2, 0), (3, 0))),
-    "III-a'": (2, ((-1, 2), (-1, 1), (0, 1), (1, 1), (-1, 0), (0, 0), (1, 0), (2, 0))),
+    # 4th row: one cell beside the stone, then 5, 6 and 7 cells (H-search finds it on an open
+    # board with wide limits: an OR of ziggurat threats)
+    "IV-a": (3, ((-1, 3),) + tuple((c, 2) for c in range(-2, 3))
+             + tuple((c, 1) for c in range(-2, 4)) + tuple((c, 0) for c in range(-2, 5))),
 }
 
 
 def _mirror_template(row: int, cells):
-    """The left-right mirror image in the top-edge frame: (c, r) -> (-c - r + row, r)."""
-    return tuple((-dc - r + row, r) for dc, r in cells)
+    """The left-right mirror image in the top-edge frame, stone fixed: a cell at offset
+    (c, r) goes to (row - r - c, r)."""
+    return tuple((row - r - dc, r) for dc, r in cells)
+
+
+for _name, (_row, _cells) in list(_TEMPLATES.items()):
+    if _name != "II":
+        _TEMPLATES[_name + "'"] = (_row, _mirror_template(_row, _cells))
 
 
 @functools.lru_cache(maxsize=64)
@@ -409,6 +420,8 @@ def _add_base(b: _Builder, conns: Connections) -> None:
         if carrier & empty != carrier or (blocked >> x) & 1 or (blocked >> y) & 1:
             continue
         add(node(x), node(y), carrier)
+    if not b.lim.templates:
+        return
     for edge, edge_node in ((start, EDGE_START), (goal, EDGE_GOAL)):
         for anchor, carrier in templates[edge]:
             if (blocked >> anchor) & 1 or carrier & blocked:
