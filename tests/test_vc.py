@@ -470,3 +470,51 @@ def test_vc_get_mustplay_over_htp():
             engine.ok("hexgui-analyze_commands").split("\n")
     finally:
         engine.close()
+
+
+# --- incremental update ------------------------------------------------------------------------
+def test_update_after_opponent_move_is_a_sound_subset_of_a_build():
+    rng = random.Random(11)
+    geo = geometry(7, 7)
+    for _ in range(8):
+        stones = [0, 0]
+        cs = list(geo.cells)
+        rng.shuffle(cs)
+        for i, cell in enumerate(cs[:14]):
+            stones[i % 2] |= 1 << cell
+        colour = rng.randint(0, 1)
+        conns = vc.build(geo, stones, colour)
+        empty = geo.mask & ~(stones[0] | stones[1])
+        move = rng.choice(list(bits(empty)))
+        after = list(stones)
+        after[1 - colour] |= 1 << move
+        upd = vc.update(conns, geo, after, move, 1 - colour)
+        fresh = vc.build(geo, after, colour)
+        dropped = 0
+        for k, lst in conns.fulls.items():
+            a, b = conns._unkey(k)
+            for c in lst:
+                if c >> move & 1 or move in (a, b):
+                    assert c not in upd.fulls.get(k, ())
+                    dropped += 1
+                else:
+                    assert c in upd.fulls[k]
+        for k, lst in upd.fulls.items():
+            a, b = upd._unkey(k)
+            for c in lst:
+                assert not c >> move & 1
+                # kept ones are real in the new position: replay the small ones
+                if c.bit_count() <= 6:
+                    assert is_real_vc(geo, after, colour, upd, a, b, c)
+        for k, lst in upd.semis.items():
+            assert all(not c >> move & 1 for c in lst)
+        assert dropped
+        # a build of the new position reaches the same verdicts where the update has one
+        if upd.edge_full() is not None:
+            assert fresh.edge_full() is not None
+        assert vc.mustplay(geo, after, 1 - colour, upd) & ~(geo.mask & ~(after[0] | after[1])) == 0
+        # own move: equal to a full build
+        own_after = list(stones)
+        own_after[colour] |= 1 << move
+        upd2 = vc.update(conns, geo, own_after, move, colour)
+        assert upd2.fulls == vc.build(geo, own_after, colour).fulls

@@ -442,3 +442,58 @@ def mustplay(geo: Geometry, stones, colour: int,
     for s in conns.edge_semis():
         m &= s
     return m
+
+
+def update(conns: Connections, geo: Geometry, stones_after, move: int, mover: int,
+           limits: Optional[Limits] = None) -> Connections:
+    """Connections after ``mover`` played ``move`` (``stones_after`` holds the move).
+
+    Opponent's move (mover != conns.colour): every connection whose carrier holds ``move``
+    is dropped (one mask test each), and so is every connection of the node ``move`` (it was
+    an empty cell).  What remains is exact: each kept connection is still real, because its
+    carrier is untouched.  The result is a sound *subset* of a full build: connections that a
+    build would now find afresh (e.g. a carrier that the soft limits had left out) are not
+    re-derived.
+
+    Own move: the new stone merges groups, so the connections are rebuilt (``build``); the
+    result equals a full build.
+    """
+    if mover == conns.colour:
+        return build(geo, stones_after, mover, limits)
+    bit = 1 << move
+    out = Connections.__new__(Connections)
+    out.geo = geo
+    out.colour = conns.colour
+    out.stones = (stones_after[0], stones_after[1])
+    out.empty = conns.empty & ~bit
+    out.group_of = conns.group_of
+    out.groups = conns.groups
+    out.work = conns.work
+    out.complete = conns.complete
+    fulls = {}
+    adj: dict[int, dict[int, list[int]]] = {}
+    for k, lst in conns.fulls.items():
+        a, b = Connections._unkey(k)
+        if a == move or b == move:
+            continue
+        kept = [c for c in lst if not c & bit]
+        if kept:
+            fulls[k] = kept
+            adj.setdefault(a, {})[b] = kept
+            adj.setdefault(b, {})[a] = kept
+    semis = {}
+    semi_keys = {}
+    for k, lst in conns.semis.items():
+        a, b = Connections._unkey(k)
+        if a == move or b == move:
+            continue
+        keys = conns.semi_keys[k]
+        idx = [i for i, c in enumerate(lst) if not c & bit]
+        if idx:
+            semis[k] = [lst[i] for i in idx]
+            semi_keys[k] = [keys[i] for i in idx]
+    out.fulls = fulls
+    out.semis = semis
+    out.semi_keys = semi_keys
+    out.adj = adj
+    return out
