@@ -79,9 +79,6 @@ def is_real_vc(geo, stones, colour, conns, a, b, carrier, key=None):
     assert carrier & ~empty == 0, "carrier holds a stone"
     ca, cb = node_cells(geo, conns, a, colour), node_cells(geo, conns, b, colour)
     own = stones[colour]
-    for cells in (ca, cb):
-        if cells & empty and a >= 0 or cells & empty and b >= 0:
-            pass
     for n, cells in ((a, ca), (b, cb)):
         if n >= 0 and cells & empty:
             assert not carrier & cells, "carrier holds its own endpoint"
@@ -256,6 +253,7 @@ def test_fourth_row_template_is_what_h_search_derives_without_templates(template
 @pytest.mark.slow
 @pytest.mark.parametrize("template", ["IV-a", "IV-a mirror"])
 def test_fourth_row_template_replayed(template):
+    """The 19-cell replay: more than 4 minutes with this solver (not finished so far)."""
     geo = geometry(11, 11)
     stone_name, carrier_names = TEMPLATES[template]
     stone = geo.parse(stone_name)
