@@ -78,6 +78,40 @@ def _inferior_table(boards: dict, repeat: int, trials: int) -> None:
                 "call", [("prunable", inferior.prunable)], filled, repeat, trials)
 
 
+def vc_table(sizes: list[int], count: int) -> None:
+    """Markdown rows: ms per H-search build (one colour, side to move) and per incremental
+    update after an opponent move, median / p90 / worst over ``count`` positions."""
+    import statistics
+    from hexengine.knowledge import vc
+
+    def stats(ms: list[float]) -> str:
+        ms = sorted(ms)
+        p90 = ms[min(len(ms) - 1, int(0.9 * len(ms)))]
+        return f"{statistics.median(ms):.1f} / {p90:.1f} / {ms[-1]:.1f}"
+
+    print("ms per virtual-connection build and update (median / p90 / worst):\n")
+    print("| size | positions | build | update (opponent move) | capped builds |")
+    print("|---|---|---|---|---|")
+    for size in sizes:
+        builds, updates, capped = [], [], 0
+        rng = random.Random(size)
+        for board in positions(size, count):
+            geo, colour = board.geo, board.to_move
+            start = time.perf_counter()
+            conns = vc.build(geo, board.stones, colour)
+            builds.append((time.perf_counter() - start) * 1e3)
+            capped += not conns.complete
+            empty = list(geo.iter_bits(board.empty))
+            move = rng.choice(empty)
+            after = list(board.stones)
+            after[1 - colour] |= 1 << move
+            start = time.perf_counter()
+            vc.update(conns, geo, after, move, 1 - colour)
+            updates.append((time.perf_counter() - start) * 1e3)
+        print(f"| {size}x{size} | {count} | {stats(builds)} | {stats(updates)} | {capped} |")
+    print()
+
+
 @click.command()
 @click.option("--sizes", default="7,9,11,13", show_default=True)
 @click.option("--positions", "count", default=10, show_default=True)
@@ -86,9 +120,15 @@ def _inferior_table(boards: dict, repeat: int, trials: int) -> None:
 @click.option("--width", default=10, show_default=True, help="Search width for nodes/s.")
 @click.option("--trials", default=5, show_default=True,
               help="Timings per figure; the best is reported.")
-def main(sizes: str, count: int, repeat: int, depth: int, width: int, trials: int) -> None:
+@click.option("--vc", "vc_only", is_flag=True,
+              help="Only the virtual-connection table (build and update times).")
+def main(sizes: str, count: int, repeat: int, depth: int, width: int, trials: int,
+         vc_only: bool) -> None:
     """Print Markdown tables of evaluation cost and search speed."""
     size_list = [int(s) for s in sizes.split(",")]
+    if vc_only:
+        vc_table(size_list, count)
+        return
     boards = {size: positions(size, count) for size in size_list}
     names = sorted(EVALUATIONS)
     _time_table("µs per evaluation (both colours' work, one call):", "evaluation",

@@ -65,6 +65,7 @@ class Limits:
     and_fulls: int = 4  # carriers per partner used by one AND
     work: int = 150_000  # combination attempts per build; past it the build stops (sound)
     stop_at_win: bool = False  # stop as soon as an edge-to-edge VC is found
+    templates: bool = True  # edge templates as base connections
 
 
 DEFAULT_LIMITS = Limits()
@@ -74,16 +75,26 @@ DEFAULT_LIMITS = Limits()
 # stone itself is at (0, depth - 1).  Hex neighbours in this layout: (±1,0), (0,±1), (1,-1),
 # (-1,1), so a cell (c, r) touches (c, r-1) and (c+1, r-1) in the row nearer the edge.
 _TEMPLATES: dict[str, tuple[int, tuple[tuple[int, int], ...]]] = {
-    # name: (stone row index, carrier cells as (dcol, row))
+    # name: (stone row index, carrier cells as (dcol, row)); mirror images are added below
     "II": (1, ((0, 0), (1, 0))),
+    # the ziggurat: one cell beside the stone, three below, four on the edge row
     "III-a": (2, ((1, 2), (0, 1), (1, 1), (2, 1), (0, 0), (1, 0), (2, 0), (3, 0))),
-    "III-a'": (2, ((-1, 2), (-1, 1), (0, 1), (1, 1), (-1, 0), (0, 0), (1, 0), (2, 0))),
+    # 4th row: one cell beside the stone, then 5, 6 and 7 cells (H-search finds it on an open
+    # board with wide limits: an OR of ziggurat threats)
+    "IV-a": (3, ((-1, 3),) + tuple((c, 2) for c in range(-2, 3))
+             + tuple((c, 1) for c in range(-2, 4)) + tuple((c, 0) for c in range(-2, 5))),
 }
 
 
 def _mirror_template(row: int, cells):
-    """The left-right mirror image in the top-edge frame: (c, r) -> (-c - r + row, r)."""
-    return tuple((-dc - r + row, r) for dc, r in cells)
+    """The left-right mirror image in the top-edge frame, stone fixed: a cell at offset
+    (c, r) goes to (row - r - c, r)."""
+    return tuple((row - r - dc, r) for dc, r in cells)
+
+
+for _name, (_row, _cells) in list(_TEMPLATES.items()):
+    if _name != "II":
+        _TEMPLATES[_name + "'"] = (_row, _mirror_template(_row, _cells))
 
 
 @functools.lru_cache(maxsize=64)
@@ -429,6 +440,8 @@ def _add_base(b: _Builder, conns: Connections) -> None:
         if carrier & empty != carrier or (blocked >> x) & 1 or (blocked >> y) & 1:
             continue
         add(node(x), node(y), carrier)
+    if not b.lim.templates:
+        return
     for edge, edge_node in ((start, EDGE_START), (goal, EDGE_GOAL)):
         for anchor, carrier in templates[edge]:
             if (blocked >> anchor) & 1 or carrier & blocked:
@@ -449,3 +462,58 @@ def mustplay(geo: Geometry, stones, colour: int,
     for s in conns.edge_semis():
         m &= s
     return m
+
+
+def update(conns: Connections, geo: Geometry, stones_after, move: int, mover: int,
+           limits: Optional[Limits] = None) -> Connections:
+    """Connections after ``mover`` played ``move`` (``stones_after`` holds the move).
+
+    Opponent's move (mover != conns.colour): every connection whose carrier holds ``move``
+    is dropped (one mask test each), and so is every connection of the node ``move`` (it was
+    an empty cell).  What remains is exact: each kept connection is still real, because its
+    carrier is untouched.  The result is a sound *subset* of a full build: connections that a
+    build would now find afresh (e.g. a carrier that the soft limits had left out) are not
+    re-derived.
+
+    Own move: the new stone merges groups, so the connections are rebuilt (``build``); the
+    result equals a full build.
+    """
+    if mover == conns.colour:
+        return build(geo, stones_after, mover, limits)
+    bit = 1 << move
+    out = Connections.__new__(Connections)
+    out.geo = geo
+    out.colour = conns.colour
+    out.stones = (stones_after[0], stones_after[1])
+    out.empty = conns.empty & ~bit
+    out.group_of = conns.group_of
+    out.groups = conns.groups
+    out.work = conns.work
+    out.complete = conns.complete
+    fulls = {}
+    adj: dict[int, dict[int, list[int]]] = {}
+    for k, lst in conns.fulls.items():
+        a, b = Connections._unkey(k)
+        if a == move or b == move:
+            continue
+        kept = [c for c in lst if not c & bit]
+        if kept:
+            fulls[k] = kept
+            adj.setdefault(a, {})[b] = kept
+            adj.setdefault(b, {})[a] = kept
+    semis = {}
+    semi_keys = {}
+    for k, lst in conns.semis.items():
+        a, b = Connections._unkey(k)
+        if a == move or b == move:
+            continue
+        keys = conns.semi_keys[k]
+        idx = [i for i, c in enumerate(lst) if not c & bit]
+        if idx:
+            semis[k] = [lst[i] for i in idx]
+            semi_keys[k] = [keys[i] for i in idx]
+    out.fulls = fulls
+    out.semis = semis
+    out.semi_keys = semi_keys
+    out.adj = adj
+    return out
