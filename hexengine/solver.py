@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from .board import zobrist_keys
+from .evaluation.resistance import evaluate_and_rank
 from .geometry import Geometry
 
 INF = 1 << 60
@@ -192,6 +193,9 @@ class Solver:
         self.tt_size = tt_size
         self.epsilon = epsilon
         self.tt: dict[int, tuple] = {}
+        # knowledge of interior positions (what expanding them found), by table key
+        self.expansions: dict[int, tuple] = {}
+        self.expansion_size = 20_000
         self.nodes = 0
         self.evictions = 0
         self._tables: dict[int, tuple] = {}
@@ -200,6 +204,7 @@ class Solver:
     def clear(self) -> None:
         """Forget every proof (``dfpn-clear-tt``)."""
         self.tt.clear()
+        self.expansions.clear()
 
     def solve(self, geo: Geometry, stones: list[int], colour: int,
               seconds: Optional[float] = None, stop: Optional[threading.Event] = None,
@@ -276,6 +281,8 @@ class Solver:
 
     # --- set-up --------------------------------------------------------------------------
     def _setup(self, geo, stones, stop, progress, progress_every, started, seconds) -> None:
+        if getattr(self, "geo", None) is not geo:  # keys and proofs belong to one board size
+            self.clear()
         self.geo = geo
         self.b, self.w = stones[0], stones[1]
         tables = self._tables.get(geo.max_index)
@@ -371,8 +378,16 @@ class Solver:
             self._check()
         start_nodes = self.nodes
         key, flip = self._key(colour)
-        status, proof, best, children, just = self.knowledge.expand(
-            self.geo, [self.b, self.w], colour)
+        cached = self.expansions.get(key)
+        if cached is not None and cached[0] == flip:
+            status, proof, best, children, just = cached[1]
+        else:
+            exp = self.knowledge.expand(self.geo, [self.b, self.w], colour)
+            status, proof, best, children, just = exp
+            if not status:
+                if len(self.expansions) >= self.expansion_size:
+                    self.expansions.clear()
+                self.expansions[key] = (flip, exp)
         if status:
             pn, dn = (0, INF) if status == WIN else (INF, 0)
             self._store(key, flip, pn, dn, proof, best, 1)
@@ -494,6 +509,11 @@ class Solver:
         try:
             while len(pv) < self.geo.size:
                 entry = self._lookup(colour)
+                if entry is None:  # a position the knowledge decides at sight
+                    status, _, best, _, _ = self.knowledge.expand(
+                        self.geo, [self.b, self.w], colour)
+                    entry = (0, INF, 0, best) if status == WIN else \
+                        (INF, 0, 0, best) if status == LOSS else None
                 if entry is None:
                     break
                 pn, dn, _, best = entry
@@ -516,12 +536,130 @@ class Solver:
         return pv
 
 
+# --- knowledge from the connection and inferior-cell engines ------------------------------
+class VCKnowledge(SimpleKnowledge):
+    """``SimpleKnowledge`` plus ``hexengine.knowledge``: fill-in, the opponent's virtual
+    connections (a full edge-to-edge connection is a lost position, its semi connections
+    give the mustplay), optionally our own (a semi connection wins at its key), and the
+    prunable (vulnerable, dominated) cells.
+
+    Proof sets stay exact: fill-in, dead and vulnerable cells are decided by the six
+    neighbours of a cell, so a proof that used them also holds the filled cells and the
+    empty cells around them, and a connection's proof is its carrier."""
+
+    name = "vc"
+
+    def __init__(self, own_semis: bool = False, fill: bool = True, prune: bool = True,
+                 limits=None, order: str = "current") -> None:
+        super().__init__()
+        self.order = order
+        from .knowledge import inferior, vc  # noqa: F401 (ImportError: not available)
+        self.vc = vc
+        self.inferior = inferior
+        self.own_semis = own_semis
+        self.fill = fill
+        self.prune = prune
+        self.limits = limits
+
+    def expand(self, geo: Geometry, stones: list[int], colour: int):
+        status, proof, best, children, just = super().expand(geo, stones, colour)
+        if status:
+            return status, proof, best, children, just
+        empty = geo.mask & ~(stones[0] | stones[1])
+        filled = list(stones)
+        support = 0
+        if self.fill:
+            filled, _ = self.inferior.fill_in(geo, list(stones))
+            added = (filled[0] | filled[1]) & empty
+            if added:
+                support = (added | geo.dilate(added)) & empty
+                fempty = empty & ~added
+                # fill-in may have joined a side's edges
+                for c in (0, 1):
+                    if winning_cells(geo, filled[c], fempty, c) == -1:
+                        if c == colour:
+                            m = (added & filled[c]) or fempty or empty
+                            m &= -m
+                            return WIN, support, m.bit_length() - 1, None, 0
+                        return LOSS, support, (empty & -empty).bit_length() - 1, None, 0
+        fempty = geo.mask & ~(filled[0] | filled[1])
+        theirs = self.vc.build(geo, filled, 1 - colour, self.limits)
+        carrier = theirs.edge_full()
+        if carrier is not None:
+            m = (carrier & fempty) or fempty
+            return LOSS, (carrier & empty) | support, (m & -m).bit_length() - 1, None, 0
+        if self.own_semis:
+            mine = self.vc.build(geo, filled, colour, self.limits)
+            carrier = mine.edge_full()
+            if carrier is not None:  # a full connection: every move wins, take one inside
+                m = (carrier & fempty) or fempty
+                return WIN, (carrier & empty) | support, (m & -m).bit_length() - 1, None, 0
+            key_lists = mine.semi_keys.get(mine._key(self.vc.EDGE_START, self.vc.EDGE_GOAL))
+            semis = mine.edge_semis()
+            if semis:
+                i = min(range(len(semis)), key=lambda j: semis[j].bit_count())
+                return WIN, (semis[i] & empty) | support, key_lists[i], None, 0
+        # the mustplay, justified by as few semi carriers as give the same intersection
+        semis = sorted(theirs.edge_semis(), key=int.bit_count)
+        must = fempty
+        for c in semis:
+            if must & ~c:
+                must &= c
+                just |= c
+        if not must:  # cannot happen without a full connection; be safe
+            must = fempty
+        pruned = 0
+        if self.prune and must & (must - 1):
+            pruned = self.inferior.prunable(geo, filled, colour) & must
+            if pruned == must:
+                pruned = 0
+            must &= ~pruned
+        just = (just & empty) | support | ((pruned | geo.dilate(pruned)) & empty)
+        kept = [c for c in children if (must >> c[0]) & 1]
+        if not kept:
+            kept = children
+        if self.order == "current" and len(kept) > 1:
+            _, ranked = evaluate_and_rank(geo, filled, colour)
+            pos = {cell: i for i, cell in enumerate(ranked)}
+            far = len(pos)
+            kept.sort(key=lambda c: (0 if c[1] else 1, c[4], pos.get(c[0], far)))
+        return 0, 0, -1, kept, just
+
+
+# --- the player's use ----------------------------------------------------------------------
+SOLVE_EMPTY_CELLS = 30   # try to solve when at most this many cells are empty
+SOLVE_SHARE = 0.5        # of the move's budget
+
+
+def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int,
+                   seconds: float, stop: Optional[threading.Event] = None,
+                   progress: Optional[Callable[[dict], None]] = None
+                   ) -> Optional[SolveResult]:
+    """``genmove``'s first step: when few enough cells are empty, give the solver a share
+    of the budget.  The result when the position was solved (a win to play, or a loss the
+    search should answer as best it can), None when it was not tried or not solved."""
+    empty = geo.mask & ~(stones[0] | stones[1])
+    if empty.bit_count() > SOLVE_EMPTY_CELLS or seconds <= 0:
+        return None
+    result = solver.solve(geo, stones, colour, seconds * SOLVE_SHARE, stop, progress)
+    if result.winner is None or result.move < 0 or not (empty >> result.move) & 1:
+        return None
+    return result
+
+
 # --- knowledge by name --------------------------------------------------------------------
-KNOWLEDGE = ("auto", "simple")
+KNOWLEDGE = ("auto", "simple", "vc")
 
 
 def knowledge_by_name(name: str = "auto"):
-    """``simple``: the self-contained facts above; ``auto``: the best available."""
+    """``simple``: the self-contained facts above; ``vc``: the connection and inferior-cell
+    engines of ``hexengine.knowledge``; ``auto``: ``vc`` when they are there."""
     if name not in KNOWLEDGE:
         raise ValueError(f"knowledge must be one of {', '.join(KNOWLEDGE)}")
+    if name in ("auto", "vc"):
+        try:
+            return VCKnowledge()
+        except ImportError:
+            if name == "vc":
+                raise
     return SimpleKnowledge()
