@@ -51,6 +51,7 @@ ANALYZE_COMMANDS = [
     ("var", "Principal Variation", "hexengine-pv"),
     ("pspairs", "Root Move Scores", "hexengine-scores"),
     ("string", "Evaluation", "hexengine-evaluate"),
+    ("inferior", "Inferior Cells", "hexengine-inferior %m"),
     ("string", "Search Info", "hexengine-info"),
     ("string", "Show Board", "showboard"),
     ("string", "DFPN Solve State", "dfpn-solve-state %m"),
@@ -542,3 +543,27 @@ def _dfpn_get_pv(engine: Engine, args: list[str]) -> str:
 def _dfpn_clear_tt(engine: Engine, args: list[str]) -> str:
     engine.player.solver().clear()
     return ""
+
+
+@command("hexengine-inferior", 1, 1, "COLOUR")
+def _inferior(engine: Engine, args: list[str]) -> str:
+    """Fill-in and pruned moves for COLOUR to move, as HexGui's ``inferior`` type draws them
+    (Benzene's codes): ``fdb``/``fdw`` dead (filled black/white), ``fcb``/``fcw`` captured,
+    ``iv[k1-k2]`` vulnerable for COLOUR with its killers.  Empty once the game is over."""
+    colour = parse_colour(args[0])
+    board = engine.board
+    if board.winner() is not None:
+        return ""
+    from hexengine.knowledge import inferior
+    geo = board.geo
+    filled, inf = inferior.fill_in(geo, board.stones)
+    codes: dict[int, str] = {}
+    for code, bits in (("fdb", inf.dead_as[BLACK]), ("fdw", inf.dead_as[WHITE]),
+                       ("fcb", inf.captured[BLACK]), ("fcw", inf.captured[WHITE])):
+        for cell in geo.iter_bits(bits):
+            codes[cell] = code
+    if not any(board.geo.flood(geo.edges[c][0], filled[c]) & geo.edges[c][1] for c in (0, 1)):
+        kill = inferior.killers(geo, filled, colour)
+        for cell in inferior.prunable_with_killers(geo, filled, colour):
+            codes[cell] = "iv[" + "-".join(geo.name(k) for k in geo.iter_bits(kill[cell])) + "]"
+    return " ".join(f"{geo.name(cell)} {codes[cell]}" for cell in sorted(codes))

@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine.board import Board  # noqa: E402
 from hexengine.evaluation import EVALUATIONS, astar, shortest_path  # noqa: E402
+from hexengine.knowledge import inferior  # noqa: E402
 from hexengine.search import Searcher  # noqa: E402
 
 
@@ -61,6 +62,22 @@ def _time_table(title: str, head: str, functions: list, boards: dict, repeat: in
     print()
 
 
+def _inferior_table(boards: dict, repeat: int, trials: int) -> None:
+    """µs per fill-in (dead + captured to a fixpoint) and per prunable set of the filled board."""
+    filled = {}
+    for size, group in boards.items():
+        filled[size] = []
+        for board in group:
+            copy = board.copy()
+            copy.stones = inferior.fill_in(board.geo, board.stones)[0]
+            filled[size].append(copy)
+    _time_table("µs per inferior-cell call (knowledge/inferior.py):", "call",
+                [("fill_in", lambda geo, stones, colour: inferior.fill_in(geo, stones))],
+                boards, repeat, trials)
+    _time_table("µs per prunable (vulnerable cells of the side to move, filled board):",
+                "call", [("prunable", inferior.prunable)], filled, repeat, trials)
+
+
 @click.command()
 @click.option("--sizes", default="7,9,11,13", show_default=True)
 @click.option("--positions", "count", default=10, show_default=True)
@@ -80,6 +97,7 @@ def main(sizes: str, count: int, repeat: int, depth: int, width: int, trials: in
                 "(seed 004):", "path-finder",
                 [("layers (used)", shortest_path.distance), ("A*", astar.distance)],
                 boards, repeat, trials)
+    _inferior_table(boards, repeat, trials)
     print(f"search nodes/s at fixed depth {depth}, width {width}:\n")
     print("| evaluation | " + " | ".join(f"{s}x{s}" for s in size_list) + " |")
     print("|---|" + "---|" * len(size_list))

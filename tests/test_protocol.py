@@ -124,7 +124,9 @@ def test_hexgui_out_of_turn_play_and_genmove_of_given_colour(engine):
 
 def test_hexgui_analyze_commands_all_answer(engine):
     engine.ok("boardsize 7")
-    commands = [line.split("/")[2] for line in engine.ok("hexgui-analyze_commands").split("\n")]
+    # HexGui replaces %m by the colour to move (b or w) before sending
+    commands = [line.split("/")[2].replace("%m", "b")
+                for line in engine.ok("hexgui-analyze_commands").split("\n")]
     for cmd in commands:
         engine.ok(cmd)  # before any search
     engine.ok("play b d4")
