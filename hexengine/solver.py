@@ -98,6 +98,7 @@ class SimpleKnowledge:
     the cells that justify leaving out the other moves (-1: all empty cells)."""
 
     name = "simple"
+    quiet_dn = 1  # initial disproof number after a move that threatens nothing (a threat: 1)
 
     def __init__(self) -> None:
         self._centre: dict[tuple[int, int], dict[int, int]] = {}
@@ -179,7 +180,7 @@ class SimpleKnowledge:
             elif threats:
                 children.append((m, 0, 0, 1, 1, rank[m] - 1000))
             else:
-                children.append((m, 0, 0, 1, 2, rank[m]))
+                children.append((m, 0, 0, 1, self.quiet_dn, rank[m]))
         children.sort(key=lambda c: c[5])
         return 0, 0, -1, [c[:5] for c in children], just
 
@@ -550,12 +551,18 @@ class VCKnowledge(SimpleKnowledge):
     name = "vc"
 
     def __init__(self, own_semis: bool = False, fill: bool = True, prune: bool = True,
-                 limits=None, order: str = "current") -> None:
+                 limits=None, order: str = "centre") -> None:
         super().__init__()
         self.order = order
-        from .knowledge import inferior, vc  # noqa: F401 (ImportError: not available)
+        from .knowledge import inferior  # ImportError: not available
+        try:
+            from .knowledge import vc
+        except ImportError:  # fill-in and pruning alone
+            vc = None
         self.vc = vc
         self.inferior = inferior
+        if vc is None:
+            self.name = "inferior"
         self.own_semis = own_semis
         self.fill = fill
         self.prune = prune
@@ -568,11 +575,17 @@ class VCKnowledge(SimpleKnowledge):
         empty = geo.mask & ~(stones[0] | stones[1])
         filled = list(stones)
         support = 0
+        sup = [0, 0]
         if self.fill:
             filled, _ = self.inferior.fill_in(geo, list(stones))
             added = (filled[0] | filled[1]) & empty
             if added:
-                support = (added | geo.dilate(added)) & empty
+                # what a proof for each colour needs of the fill-in: the cells filled with
+                # that colour and, through the neighbourhoods their patterns read, the other
+                # filled cells those depend on (cells filled for the loser need nothing: the
+                # winner never counts on them)
+                sup = [self._closure(geo, filled[c] & added, added, empty) for c in (0, 1)]
+                support = sup[1 - colour]  # the node's default winner: the opponent
                 fempty = empty & ~added
                 # fill-in may have joined a side's edges
                 for c in (0, 1):
@@ -580,9 +593,12 @@ class VCKnowledge(SimpleKnowledge):
                         if c == colour:
                             m = (added & filled[c]) or fempty or empty
                             m &= -m
-                            return WIN, support, m.bit_length() - 1, None, 0
+                            return WIN, sup[colour], m.bit_length() - 1, None, 0
                         return LOSS, support, (empty & -empty).bit_length() - 1, None, 0
         fempty = geo.mask & ~(filled[0] | filled[1])
+        if self.vc is None:
+            return self._pruned(geo, stones, filled, colour, children, fempty, just, support,
+                                empty)
         theirs = self.vc.build(geo, filled, 1 - colour, self.limits)
         carrier = theirs.edge_full()
         if carrier is not None:
@@ -593,12 +609,12 @@ class VCKnowledge(SimpleKnowledge):
             carrier = mine.edge_full()
             if carrier is not None:  # a full connection: every move wins, take one inside
                 m = (carrier & fempty) or fempty
-                return WIN, (carrier & empty) | support, (m & -m).bit_length() - 1, None, 0
+                return WIN, (carrier & empty) | sup[colour], (m & -m).bit_length() - 1, None, 0
             key_lists = mine.semi_keys.get(mine._key(self.vc.EDGE_START, self.vc.EDGE_GOAL))
             semis = mine.edge_semis()
             if semis:
                 i = min(range(len(semis)), key=lambda j: semis[j].bit_count())
-                return WIN, (semis[i] & empty) | support, key_lists[i], None, 0
+                return WIN, (semis[i] & empty) | sup[colour], key_lists[i], None, 0
         # the mustplay, justified by as few semi carriers as give the same intersection
         semis = sorted(theirs.edge_semis(), key=int.bit_count)
         must = fempty
@@ -608,13 +624,32 @@ class VCKnowledge(SimpleKnowledge):
                 just |= c
         if not must:  # cannot happen without a full connection; be safe
             must = fempty
+        return self._pruned(geo, stones, filled, colour, children, must, just, support, empty)
+
+    @staticmethod
+    def _closure(geo: Geometry, seed: int, added: int, empty: int) -> int:
+        """``seed`` grown through the filled cells ``added`` next to it, with the
+        neighbourhoods: the empty cells a local pattern verdict on ``seed`` depends on."""
+        if not seed:
+            return 0
+        region = seed
+        while True:
+            grown = region | (geo.dilate(region) & added)
+            if grown == region:
+                return (region | geo.dilate(region)) & empty
+            region = grown
+
+    def _pruned(self, geo, stones, filled, colour, children, must, just, support, empty):
+        """The children inside ``must`` less the prunable cells, best first."""
         pruned = 0
         if self.prune and must & (must - 1):
             pruned = self.inferior.prunable(geo, filled, colour) & must
             if pruned == must:
                 pruned = 0
             must &= ~pruned
-        just = (just & empty) | support | ((pruned | geo.dilate(pruned)) & empty)
+        if pruned:
+            support |= self._closure(geo, pruned, (filled[0] | filled[1]) & empty, empty)
+        just = (just & empty) | support
         kept = [c for c in children if (must >> c[0]) & 1]
         if not kept:
             kept = children
