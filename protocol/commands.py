@@ -54,6 +54,7 @@ ANALYZE_COMMANDS = [
     ("inferior", "Inferior Cells", "hexengine-inferior %m"),
     ("string", "Search Info", "hexengine-info"),
     ("string", "Show Board", "showboard"),
+    ("plist", "VC Mustplay", "vc-get-mustplay %m"),
     ("string", "DFPN Solve State", "dfpn-solve-state %m"),
     ("plist", "DFPN Find Winning", "dfpn-solver-find-winning %m"),
     ("var", "DFPN Get PV", "dfpn-get-pv %m"),
@@ -567,3 +568,15 @@ def _inferior(engine: Engine, args: list[str]) -> str:
         for cell in inferior.prunable_with_killers(geo, filled, colour):
             codes[cell] = "iv[" + "-".join(geo.name(k) for k in geo.iter_bits(kill[cell])) + "]"
     return " ".join(f"{geo.name(cell)} {codes[cell]}" for cell in sorted(codes))
+
+
+# --- virtual connections (Benzene's names and reply formats) --------------------------------
+@command("vc-get-mustplay", 1, 1, "COLOUR")
+def _vc_mustplay(engine: Engine, args: list[str]) -> str:
+    """The cells COLOUR must play in (the intersection of the opponent's edge-to-edge semi
+    connection carriers), space-separated; empty when COLOUR has already lost."""
+    colour = parse_colour(args[0])
+    from hexengine.knowledge import vc
+    board = engine.board
+    cells = vc.mustplay(board.geo, board.stones, colour)
+    return " ".join(board.geo.name(c) for c in board.geo.iter_bits(cells))
