@@ -138,8 +138,11 @@ class Player:
             result = minimax_root(board, colour, depth, s.evaluation, started + seconds, stop)
             result.elapsed = time.monotonic() - started
             return result
-        solved = solve_for_move(self.solver(), board.geo, board.stones, colour, seconds, stop)
-        if solved is not None and solved.winner == colour:  # proved: play the proof
+        # the solver first, when the position is small enough to hope (not for fixed-depth
+        # baselines): a proved win is played, anything else is left to the search
+        solved = None if s.max_depth < 64 else solve_for_move(
+            self.solver(), board.geo, board.stones, colour, seconds, stop)
+        if solved is not None and solved.winner == colour:
             n = len(solved.pv)
             return SearchResult(solved.move, WIN - max(n - 1, 0), n, solved.nodes,
                                 time.monotonic() - started, solved.pv or [solved.move])

@@ -197,6 +197,7 @@ class Solver:
         # knowledge of interior positions (what expanding them found), by table key
         self.expansions: dict[int, tuple] = {}
         self.expansion_size = 20_000
+        self.failed_at: Optional[tuple] = None  # (geometry, empty cells) of a failed try
         self.nodes = 0
         self.evictions = 0
         self._tables: dict[int, tuple] = {}
@@ -674,10 +675,18 @@ def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int
     of the budget.  The result when the position was solved (a win to play, or a loss the
     search should answer as best it can), None when it was not tried or not solved."""
     empty = geo.mask & ~(stones[0] | stones[1])
-    if empty.bit_count() > SOLVE_EMPTY_CELLS or seconds <= 0:
+    count = empty.bit_count()
+    failed = solver.failed_at
+    if failed is not None and (failed[0] is not geo or count > failed[1] + 2):
+        failed = solver.failed_at = None  # another board or another game
+    if count > SOLVE_EMPTY_CELLS or seconds <= 0:
         return None
+    if failed is not None and count > failed[1] - 4:
+        return None  # the last attempt, as large as this, failed: wait for a smaller one
     result = solver.solve(geo, stones, colour, seconds * SOLVE_SHARE, stop, progress)
     if result.winner is None or result.move < 0 or not (empty >> result.move) & 1:
+        if stop is None or not stop.is_set():
+            solver.failed_at = (geo, count)
         return None
     return result
 

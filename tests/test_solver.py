@@ -205,7 +205,7 @@ def test_small_table_still_solves_correctly():
 
 def test_proofs_are_kept_and_cleared():
     geo = geometry(4, 4)
-    solver = Solver(knowledge_by_name("auto"))
+    solver = Solver(knowledge_by_name("simple"))
     first = solver.solve(geo, [1 << geo.parse("b2"), 0], WHITE)
     again = solver.solve(geo, [1 << geo.parse("b2"), 0], WHITE)
     assert again.winner == first.winner and again.nodes <= 2
