@@ -196,7 +196,7 @@ class Solver:
         self.tt: dict[int, tuple] = {}
         # knowledge of interior positions (what expanding them found), by table key
         self.expansions: dict[int, tuple] = {}
-        self.expansion_size = 20_000
+        self.expansion_size = 60_000
         self.failed_at: Optional[tuple] = None  # (geometry, empty cells) of a failed try
         self.nodes = 0
         self.evictions = 0
@@ -550,6 +550,7 @@ class VCKnowledge(SimpleKnowledge):
     empty cells around them, and a connection's proof is its carrier."""
 
     name = "vc"
+    forced_cheap = True  # a forced block is searched without building connections
 
     def __init__(self, own_semis: bool = False, fill: bool = True, prune: bool = True,
                  limits=None, order: str = "centre") -> None:
@@ -571,7 +572,8 @@ class VCKnowledge(SimpleKnowledge):
 
     def expand(self, geo: Geometry, stones: list[int], colour: int):
         status, proof, best, children, just = super().expand(geo, stones, colour)
-        if status:
+        if status or (self.forced_cheap and len(children) == 1):
+            # decided, or a single block of a one-move threat: no connections needed
             return status, proof, best, children, just
         empty = geo.mask & ~(stones[0] | stones[1])
         filled = list(stones)
