@@ -338,3 +338,20 @@ def test_interrupted_solve(make_engine, cmd, reply):
         assert "interrupted" in text
     assert engine.ok("showboard") == before
     assert engine.ok("name") == "hexengine"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
+def test_6x6_every_opening():
+    """All 36 one-stone 6×6 openings (about two minutes): black wins with these 24, the
+    set MoHex's DFPN solver gives on this machine."""
+    geo = geometry(6, 6)
+    solver = Solver(knowledge_by_name("auto"))
+    black = []
+    for cell in geo.cells:
+        result = solver.solve(geo, [1 << cell, 0], WHITE, seconds=300)
+        assert result.solved, geo.name(cell)
+        if result.winner == BLACK:
+            black.append(geo.name(cell))
+    assert black == ("f1 b2 c2 d2 e2 f2 a3 b3 c3 d3 e3 f3 a4 b4 c4 d4 e4 f4 "
+                     "a5 b5 c5 d5 e5 a6").split()
