@@ -189,10 +189,12 @@ class SimpleKnowledge:
 class Solver:
     """DFPN over raw bitboards with a transposition table that lives across solves."""
 
-    def __init__(self, knowledge=None, tt_size: int = 400_000, epsilon: float = 0.25) -> None:
+    def __init__(self, knowledge=None, tt_size: int = 400_000, epsilon: float = 0.25,
+                 weak: bool = True) -> None:
         self.knowledge = knowledge if knowledge is not None else SimpleKnowledge()
         self.tt_size = tt_size
         self.epsilon = epsilon
+        self.weak = weak
         self.tt: dict[int, tuple] = {}
         # knowledge of interior positions (what expanding them found), by table key
         self.expansions: dict[int, tuple] = {}
@@ -454,11 +456,17 @@ class Solver:
             dn = 0
             best_i = -1
             dn2 = INF
+            pmax = 0
+            alive = 0
             for i in range(n):
                 if cpn[i] == 0 or not (allowed >> moves[i]) & 1:
                     continue
                 d = cdn[i]
-                dn += cpn[i]
+                p = cpn[i]
+                dn += p
+                alive += 1
+                if p > pmax:
+                    pmax = p
                 if d < pn:
                     dn2 = pn
                     pn = d
@@ -471,6 +479,8 @@ class Solver:
                 bm = moves[worst] if worst >= 0 else -1
                 self._store(key, flip, INF, 0, lost_proof, bm, self.nodes - start_nodes + 1)
                 return INF, 0, lost_proof
+            if self.weak and alive:  # weak proof numbers (Ueda et al.): transpositions
+                dn = pmax + alive - 1  # are not counted twice
             if dn > INF:
                 dn = INF - 1
             if root:
