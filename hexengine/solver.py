@@ -2,7 +2,8 @@
 
 Nagai's DFPN with a bounded transposition table keyed by the position (Zobrist keys of the
 stones and the side to move, the 180° rotation folded in), Pawlewicz and Lew's 1+ε
-threshold trick, and proof sets (Benzene's idea): every solved position carries the empty
+threshold trick, weak disproof numbers (Ueda et al.: max + count - 1 instead of the sum,
+so transpositions are not counted over and over), and proof sets (Benzene's idea): every solved position carries the empty
 cells its proof depends on.  When a move of the side to move is proved losing, every other
 move outside that proof is losing too, so the node's move list shrinks as the search goes
 (the mustplay grows out of the proofs).
@@ -14,9 +15,11 @@ winner still wins in every position with the same winner stones and side to move
 the cells of ``S`` empty, whatever else is on the board.  Winner stones are never stored
 in it (the search only compares positions with the same winner stones).
 
-What the solver knows of Hex comes from a small knowledge object (``SimpleKnowledge`` by
-default: flood fill, each colour's one-move winning cells, the single block of a single
-threat, a double threat as a win); ``hexengine.knowledge`` modules can stand in for it.
+What the solver knows of Hex comes from a small knowledge object: ``SimpleKnowledge``
+(flood fill, each colour's one-move winning cells, the single block of a single threat, a
+double threat as a win) or ``VCKnowledge`` (that plus ``hexengine.knowledge``: fill-in,
+the opponent's connections for terminal positions and the mustplay, prunable cells);
+``knowledge_by_name("auto")`` picks the best available.
 The solver never prints: progress goes through an optional callback.
 """
 from __future__ import annotations
@@ -424,7 +427,6 @@ class Solver:
         if just < 0:
             just = self.geo.mask & ~(self.b | self.w)
         eps1 = 1.0 + self.epsilon
-        own_bit = 0
         while True:
             # refresh from the table (transpositions solved elsewhere), prune by proofs
             allowed = -1
