@@ -198,6 +198,8 @@ class Solver:
         self.tt_size = tt_size
         self.epsilon = epsilon
         self.weak = weak
+        self.use_history = True  # moves that won elsewhere are tried first
+        self.history = [0] * 4096
         self.tt: dict[int, tuple] = {}
         # knowledge of interior positions (what expanding them found), by table key
         self.expansions: dict[int, tuple] = {}
@@ -212,6 +214,7 @@ class Solver:
         """Forget every proof (``dfpn-clear-tt``)."""
         self.tt.clear()
         self.expansions.clear()
+        self.history = [0] * 4096  # by cell index (52×52 needs 2,756)
 
     def solve(self, geo: Geometry, stones: list[int], colour: int,
               seconds: Optional[float] = None, stop: Optional[threading.Event] = None,
@@ -399,6 +402,9 @@ class Solver:
             pn, dn = (0, INF) if status == WIN else (INF, 0)
             self._store(key, flip, pn, dn, proof, best, 1)
             return pn, dn, proof
+        if self.use_history and len(children) > 1:
+            hist = self.history
+            children = sorted(children, key=lambda c: (0 if c[1] else 1, -hist[c[0]]))
         tt = self.tt
         zob = self.zob[colour]
         zrot = self.zrot[colour]
@@ -451,6 +457,7 @@ class Solver:
                     lost_proof |= cproof[i]
             if win_i >= 0:
                 m = moves[win_i]
+                self.history[m] += 1
                 proof = cproof[win_i] | (1 << m)
                 self._store(key, flip, 0, INF, proof, m, self.nodes - start_nodes + 1)
                 return 0, INF, proof
