@@ -13,7 +13,8 @@ from typing import Callable, Optional
 
 from .board import Board
 from .evaluation import DEFAULT_EVALUATION, EVALUATIONS
-from .search import ORDERINGS, Searcher, SearchResult, minimax_root
+from .search import ORDERINGS, WIN, Searcher, SearchResult, minimax_root
+from .solver import Solver, knowledge_by_name, solve_for_move
 
 ALGORITHMS = ("alphabeta", "minimax", "random")
 
@@ -31,6 +32,7 @@ class Settings:
     randomize: bool = False
     tt_size: int = 1_000_000
     knowledge: bool = True  # fill-in, connections and mustplay (hexengine.knowledge)
+    solver_time: float = 60.0
 
     def set(self, name: str, text: str) -> None:
         """Set one setting from its text form; ValueError says what was wrong."""
@@ -53,13 +55,13 @@ class Settings:
             if text not in ("0", "1", "true", "false"):
                 raise ValueError(f"{name} must be 0 or 1")
             value = text in ("1", "true")
-        elif name == "max_time":
+        elif name in ("max_time", "solver_time"):
             try:
                 value = float(text)
             except ValueError:
-                raise ValueError(f"max_time must be a number of seconds, not {text!r}") from None
+                raise ValueError(f"{name} must be a number of seconds, not {text!r}") from None
             if not 0 < value <= 86400:
-                raise ValueError("max_time must be > 0 and at most 86400")
+                raise ValueError(f"{name} must be > 0 and at most 86400")
         else:
             try:
                 value = int(text)
@@ -97,6 +99,13 @@ class Player:
         self._searcher: Optional[Searcher] = None
         self._searcher_key: tuple = ()
         self.rng = random.Random(self.settings.seed)
+        self._solver: Optional[Solver] = None
+
+    def solver(self) -> Solver:
+        """The DFPN solver; its proofs last for the game (and the next ones)."""
+        if self._solver is None:
+            self._solver = Solver(knowledge_by_name())
+        return self._solver
 
     def reset(self) -> None:
         """Forget learned state (TT) and reseed: a new game."""
@@ -130,5 +139,14 @@ class Player:
             result = minimax_root(board, colour, depth, s.evaluation, started + seconds, stop)
             result.elapsed = time.monotonic() - started
             return result
+        # the solver first, when the position is small enough to hope (not for fixed-depth
+        # baselines, nor without knowledge): a proved win is played, anything else is left
+        # to the search
+        solved = None if s.max_depth < 64 or not s.knowledge else solve_for_move(
+            self.solver(), board.geo, board.stones, colour, seconds, stop)
+        if solved is not None and solved.winner == colour:
+            n = len(solved.pv)
+            return SearchResult(solved.move, WIN - max(n - 1, 0), n, solved.nodes,
+                                time.monotonic() - started, solved.pv or [solved.move])
         return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
                                       on_iteration)

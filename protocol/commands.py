@@ -55,6 +55,10 @@ ANALYZE_COMMANDS = [
     ("string", "Search Info", "hexengine-info"),
     ("string", "Show Board", "showboard"),
     ("plist", "VC Mustplay", "vc-get-mustplay %m"),
+    ("string", "DFPN Solve State", "dfpn-solve-state %m"),
+    ("plist", "DFPN Find Winning", "dfpn-solver-find-winning %m"),
+    ("var", "DFPN Get PV", "dfpn-get-pv %m"),
+    ("none", "DFPN Clear TT", "dfpn-clear-tt"),
 ]
 
 SWAP_STYLES = ("swap-pieces", "swap-sides")
@@ -476,6 +480,71 @@ def _evaluate(engine: Engine, args: list[str]) -> str:
     name = engine.player.settings.evaluation
     value = get(name)(board.geo, board.stones, colour)
     return f"{name} {COLOUR_NAMES[colour]} {value:+.3f}"
+
+
+# --- solver (Benzene's dfpn-* names and replies) -------------------------------------------
+def _solver_position(engine: Engine, args: list[str]) -> int:
+    """The colour to move from the argument; refuses a finished game."""
+    colour = parse_colour(args[0])
+    winner = engine.board.winner()
+    if winner is not None:
+        raise HtpError(f"game is over ({COLOUR_NAMES[winner]} won)")
+    return colour
+
+
+def _solver_progress(engine: Engine, what: str):
+    def report(info: dict) -> None:
+        engine.say(f"{what}: nodes {info['nodes']} time {info['time']:.1f}s "
+                   f"root pn {info['pn']} dn {info['dn']} tt {info['tt']}")
+    return report
+
+
+@command("dfpn-solve-state", 1, 1, "COLOUR")
+def _dfpn_solve_state(engine: Engine, args: list[str]) -> str:
+    colour = _solver_position(engine, args)
+    board = engine.board
+    solver = engine.player.solver()
+    result = solver.solve(board.geo, list(board.stones), colour,
+                          engine.player.settings.solver_time, engine._interrupt,
+                          _solver_progress(engine, "dfpn-solve-state"))
+    verdict = "unknown" if result.winner is None else COLOUR_NAMES[result.winner]
+    pv = " ".join(board.move_name(m) for m in result.pv)
+    engine.say(f"dfpn-solve-state {COLOUR_NAMES[colour]} to move: {verdict} "
+               f"(nodes {result.nodes} time {result.elapsed:.2f}s"
+               f"{' interrupted' if engine._interrupt.is_set() else ''}) pv {pv}")
+    return verdict
+
+
+@command("dfpn-solver-find-winning", 1, 1, "COLOUR")
+def _dfpn_find_winning(engine: Engine, args: list[str]) -> str:
+    colour = _solver_position(engine, args)
+    board = engine.board
+    solver = engine.player.solver()
+    seconds = engine.player.settings.solver_time
+    moves, nodes = solver.find_winning(board.geo, list(board.stones), colour, seconds,
+                                       engine._interrupt,
+                                       _solver_progress(engine, "dfpn-solver-find-winning"))
+    if moves is None:
+        why = "interrupted" if engine._interrupt.is_set() else \
+            f"not solved within solver_time {seconds:g}s"
+        raise HtpError(f"{why} (nodes {nodes})")
+    names = " ".join(board.move_name(m) for m in moves)
+    engine.say(f"dfpn-solver-find-winning {COLOUR_NAMES[colour]}: [{names}] (nodes {nodes})")
+    return names
+
+
+@command("dfpn-get-pv", 1, 1, "COLOUR")
+def _dfpn_get_pv(engine: Engine, args: list[str]) -> str:
+    colour = _solver_position(engine, args)
+    board = engine.board
+    pv = engine.player.solver().pv(board.geo, list(board.stones), colour)
+    return " ".join(board.move_name(m) for m in pv)
+
+
+@command("dfpn-clear-tt")
+def _dfpn_clear_tt(engine: Engine, args: list[str]) -> str:
+    engine.player.solver().clear()
+    return ""
 
 
 @command("hexengine-inferior", 1, 1, "COLOUR")

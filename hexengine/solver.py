@@ -1,0 +1,730 @@
+"""Depth-first proof-number search (DFPN): solves Hex positions outright.
+
+Nagai's DFPN with a bounded transposition table keyed by the position (Zobrist keys of the
+stones and the side to move, the 180° rotation folded in), Pawlewicz and Lew's 1+ε
+threshold trick, weak disproof numbers (Ueda et al.: max + count - 1 instead of the sum,
+so transpositions are not counted over and over), and proof sets (Benzene's idea): every solved position carries the empty
+cells its proof depends on.  When a move of the side to move is proved losing, every other
+move outside that proof is losing too, so the node's move list shrinks as the search goes
+(the mustplay grows out of the proofs).
+
+Conventions: a node is a position with a side to move ``colour``.  ``pn`` is the proof
+number of "colour wins", ``dn`` of "colour loses"; ``pn == 0`` is a proved win, ``dn == 0``
+a proved loss.  A proof set ``S`` (a bitboard of cells empty in the position) means: the
+winner still wins in every position with the same winner stones and side to move that has
+the cells of ``S`` empty, whatever else is on the board.  Winner stones are never stored
+in it (the search only compares positions with the same winner stones).
+
+What the solver knows of Hex comes from a small knowledge object: ``SimpleKnowledge``
+(flood fill, each colour's one-move winning cells, the single block of a single threat, a
+double threat as a win) or ``VCKnowledge`` (that plus ``hexengine.knowledge``: fill-in,
+the opponent's connections for terminal positions and the mustplay, prunable cells);
+``knowledge_by_name("auto")`` picks the best available.
+The solver never prints: progress goes through an optional callback.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from .board import zobrist_keys
+from .evaluation.resistance import evaluate_and_rank
+from .geometry import Geometry
+
+INF = 1 << 60
+WIN, LOSS = 1, 2  # statuses, from the point of view of the side to move
+
+
+class Aborted(Exception):
+    """The time limit passed or the stop flag was set."""
+
+
+@dataclass
+class SolveResult:
+    """The outcome of one solve; ``winner`` is None when the position was not proved."""
+    colour: int                      # the side to move
+    winner: Optional[int] = None
+    move: int = -1                   # a winning move, or the loser's most stubborn move
+    pv: list[int] = field(default_factory=list)
+    proof: int = 0                   # empty cells the proof depends on
+    nodes: int = 0
+    elapsed: float = 0.0
+    pn: int = 0
+    dn: int = 0
+
+    @property
+    def solved(self) -> bool:
+        return self.winner is not None
+
+
+# --- cheap Hex facts on bitboards ---------------------------------------------------------
+def _flood(seed: int, within: int, s: int, mask: int) -> int:
+    s1 = s - 1
+    region = seed & within
+    while True:
+        grown = (region | region << 1 | region >> 1 | region << s | region >> s
+                 | region << s1 | region >> s1) & within
+        if grown == region:
+            return region
+        region = grown
+
+
+def _dilate(bits: int, s: int, mask: int) -> int:
+    s1 = s - 1
+    return (bits | bits << 1 | bits >> 1 | bits << s | bits >> s
+            | bits << s1 | bits >> s1) & mask
+
+
+def winning_cells(geo: Geometry, own: int, empty: int, colour: int) -> int:
+    """Empty cells where ``colour`` (stones ``own``) connects its edges at once; -1 when
+    it is already connected."""
+    s = geo.stride
+    mask = geo.mask
+    st, gl = geo.edges[colour]
+    a = _flood(own & st, own, s, mask)
+    b = _flood(own & gl, own, s, mask)
+    if a & b:
+        return -1
+    return empty & (st | _dilate(a, s, mask)) & (gl | _dilate(b, s, mask))
+
+
+class SimpleKnowledge:
+    """Self-contained facts: win by flood fill, one-move wins and the block they force.
+
+    ``expand(geo, stones, colour)`` returns ``(status, proof, best, children, just)``:
+    ``status`` WIN / LOSS / 0 for the side to move; when decided, ``proof`` (cells) and
+    ``best`` (the winning move, or a blocking move of the loser).  Otherwise ``children``
+    lists ``(move, status, proof, pn, dn)`` for the moves worth searching, each as seen by
+    the *opponent* who moves next (status WIN: the move loses at once), and ``just`` holds
+    the cells that justify leaving out the other moves (-1: all empty cells)."""
+
+    name = "simple"
+    quiet_dn = 1  # initial disproof number after a move that threatens nothing (a threat: 1)
+
+    def __init__(self) -> None:
+        self._centre: dict[tuple[int, int], dict[int, int]] = {}
+
+    def centre_rank(self, geo: Geometry) -> dict[int, int]:
+        key = (geo.width, geo.height)
+        rank = self._centre.get(key)
+        if rank is None:
+            cx, cy = (geo.width - 1) / 2, (geo.height - 1) / 2
+
+            def dist(cell: int) -> float:
+                c, r = geo.coords(cell)
+                dx, dy = c - cx, r - cy
+                return (abs(dx) + abs(dy) + abs(dx + dy)) / 2  # hex distance
+
+            order = sorted(geo.cells, key=dist)
+            rank = {cell: i for i, cell in enumerate(order)}
+            self._centre[key] = rank
+        return rank
+
+    def expand(self, geo: Geometry, stones: list[int], colour: int):
+        s = geo.stride
+        mask = geo.mask
+        own = stones[colour]
+        opp = stones[1 - colour]
+        empty = mask & ~(own | opp)
+        ost, ogl = geo.edges[colour]
+        yst, ygl = geo.edges[1 - colour]
+        # our winning cells
+        a = _flood(own & ost, own, s, mask)
+        b = _flood(own & ogl, own, s, mask)
+        if a & b:
+            return WIN, 0, -1, None, 0
+        da = ost | _dilate(a, s, mask)
+        db = ogl | _dilate(b, s, mask)
+        mine = empty & da & db
+        if mine:
+            low = mine & -mine
+            return WIN, low, low.bit_length() - 1, None, 0
+        # the opponent's winning cells
+        ya = _flood(opp & yst, opp, s, mask)
+        yb = _flood(opp & ygl, opp, s, mask)
+        if ya & yb:
+            return LOSS, 0, -1, None, 0
+        theirs = empty & (yst | _dilate(ya, s, mask)) & (ygl | _dilate(yb, s, mask))
+        if theirs & (theirs - 1):
+            two = theirs & -theirs
+            two |= (theirs ^ two) & -(theirs ^ two)
+            return LOSS, two, (theirs & -theirs).bit_length() - 1, None, 0
+        if theirs:
+            candidates = theirs
+            just = theirs
+        else:
+            candidates = empty
+            just = 0
+        rank = self.centre_rank(geo)
+        children = []
+        bits = candidates
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            m = low.bit_length() - 1
+            # our winning cells after m
+            na, nb = a, b
+            if low & da:
+                na = _flood(a | low, own | low, s, mask)
+            if low & db:
+                nb = _flood(b | low, own | low, s, mask)
+            if na is a and nb is b:
+                threats = mine  # empty: nothing changes
+            else:
+                threats = (empty ^ low) & (ost | _dilate(na, s, mask)) & (
+                    ogl | _dilate(nb, s, mask))
+            if threats & (threats - 1):
+                two = threats & -threats
+                two |= (threats ^ two) & -(threats ^ two)
+                # the opponent moves next and loses: a double threat
+                children.append((m, LOSS, two, INF, 0, -1))
+            elif threats:
+                children.append((m, 0, 0, 1, 1, rank[m] - 1000))
+            else:
+                children.append((m, 0, 0, 1, self.quiet_dn, rank[m]))
+        children.sort(key=lambda c: c[5])
+        return 0, 0, -1, [c[:5] for c in children], just
+
+
+# --- the solver -------------------------------------------------------------------------
+class Solver:
+    """DFPN over raw bitboards with a transposition table that lives across solves."""
+
+    def __init__(self, knowledge=None, tt_size: int = 400_000, epsilon: float = 0.25,
+                 weak: bool = True) -> None:
+        self.knowledge = knowledge if knowledge is not None else SimpleKnowledge()
+        self.tt_size = tt_size
+        self.epsilon = epsilon
+        self.weak = weak
+        self.use_history = True  # moves that won elsewhere are tried first
+        self.history = [0] * 4096
+        self.tt: dict[int, tuple] = {}
+        # knowledge of interior positions (what expanding them found), by table key
+        self.expansions: dict[int, tuple] = {}
+        self.expansion_size = 60_000
+        self.failed_at: Optional[tuple] = None  # (geometry, empty cells) of a failed try
+        self.nodes = 0
+        self.evictions = 0
+        self._tables: dict[int, tuple] = {}
+
+    # --- public ------------------------------------------------------------------------
+    def clear(self) -> None:
+        """Forget every proof (``dfpn-clear-tt``)."""
+        self.tt.clear()
+        self.expansions.clear()
+        self.history = [0] * 4096  # by cell index (52×52 needs 2,756)
+
+    def solve(self, geo: Geometry, stones: list[int], colour: int,
+              seconds: Optional[float] = None, stop: Optional[threading.Event] = None,
+              progress: Optional[Callable[[dict], None]] = None,
+              progress_every: float = 1.0) -> SolveResult:
+        """Solve the position with ``colour`` to move, within ``seconds`` or until ``stop``.
+
+        The result's ``winner`` is None unless it was proved."""
+        started = time.monotonic()
+        self._setup(geo, stones, stop, progress, progress_every, started, seconds)
+        result = SolveResult(colour)
+        done = self._decided(colour)
+        if done is not None:
+            result.winner = done
+        else:
+            try:
+                self._mid(colour, INF, INF)
+            except Aborted:
+                pass
+            entry = self._lookup(colour)
+            if entry is not None:
+                pn, dn, proof, best = entry
+                result.pn, result.dn = pn, dn
+                if pn == 0 or dn == 0:
+                    result.winner = colour if pn == 0 else 1 - colour
+                    result.proof = proof
+                    result.move = best
+            result.pv = self._pv(colour)
+            if result.pv and result.move < 0:
+                result.move = result.pv[0]
+        result.nodes = self.nodes
+        result.elapsed = time.monotonic() - started
+        return result
+
+    def find_winning(self, geo: Geometry, stones: list[int], colour: int,
+                     seconds: Optional[float] = None, stop: Optional[threading.Event] = None,
+                     progress: Optional[Callable[[dict], None]] = None
+                     ) -> tuple[Optional[list[int]], int]:
+        """Every winning move for ``colour`` to move: (moves in cell order, nodes), or
+        (None, nodes) when time ran out or the stop flag was set first."""
+        started = time.monotonic()
+        deadline = None if seconds is None else started + seconds
+        empty = geo.mask & ~(stones[0] | stones[1])
+        stones = list(stones)
+        winning: list[int] = []
+        nodes = 0
+        allowed = empty  # moves not yet shown to lose by another move's proof
+        for m in geo.iter_bits(empty):
+            if not (allowed >> m) & 1:
+                continue
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return None, nodes
+            stones[colour] |= 1 << m
+            try:
+                res = self.solve(geo, stones, 1 - colour, left, stop, progress)
+            finally:
+                stones[colour] &= ~(1 << m)
+            nodes += res.nodes
+            if res.winner is None:
+                return None, nodes
+            if res.winner == colour:
+                winning.append(m)
+            else:
+                allowed &= res.proof | (1 << m)
+        return winning, nodes
+
+    def pv(self, geo: Geometry, stones: list[int], colour: int) -> list[int]:
+        """The proof's principal variation from the table (no search)."""
+        self._setup(geo, stones, None, None, 1.0, time.monotonic(), None)
+        if self._decided(colour) is not None:
+            return []
+        return self._pv(colour)
+
+    # --- set-up --------------------------------------------------------------------------
+    def _setup(self, geo, stones, stop, progress, progress_every, started, seconds) -> None:
+        if getattr(self, "geo", None) is not geo:  # keys and proofs belong to one board size
+            self.clear()
+        self.geo = geo
+        self.b, self.w = stones[0], stones[1]
+        tables = self._tables.get(geo.max_index)
+        if tables is None:
+            last = geo.cells[-1]
+            zob = zobrist_keys(geo.max_index)
+            rot = tuple(tuple(z[last - i] if 0 <= last - i < geo.max_index else 0
+                              for i in range(geo.max_index)) for z in zob)
+            tables = (zob, rot, last)
+            self._tables[geo.max_index] = tables
+        self.zob, self.zrot, self.last = tables
+        h = hr = 0
+        for colour, bits in enumerate(stones):
+            for i in geo.iter_bits(bits):
+                h ^= self.zob[colour][i]
+                hr ^= self.zrot[colour][i]
+        self.h, self.hr = h, hr
+        self.stop = stop
+        self.deadline = None if seconds is None else started + seconds
+        self.progress = progress
+        self.progress_every = progress_every
+        self.next_report = started + progress_every
+        self.started = started
+        self.nodes = 0
+        self.root_bounds = (1, 1)
+
+    def _decided(self, colour: int) -> Optional[int]:
+        geo = self.geo
+        empty = geo.mask & ~(self.b | self.w)
+        for c, own in ((0, self.b), (1, self.w)):
+            if winning_cells(geo, own, empty, c) == -1:
+                return c
+        return None
+
+    def _rotate(self, bits: int) -> int:
+        n = self.last + 1
+        return int(format(bits, f"0{n}b")[::-1], 2) if bits else 0
+
+    def _key(self, colour: int) -> tuple[int, bool]:
+        side = 0x9E3779B97F4A7C15 if colour else 0
+        h, hr = self.h ^ side, self.hr ^ side
+        return (hr, True) if hr < h else (h, False)
+
+    def _lookup(self, colour: int):
+        key, flip = self._key(colour)
+        entry = self.tt.get(key)
+        if entry is None:
+            return None
+        pn, dn, proof, best, _ = entry
+        if flip:
+            proof = self._rotate(proof)
+            if best >= 0:
+                best = self.last - best
+        return pn, dn, proof, best
+
+    def _store(self, key: int, flip: bool, pn: int, dn: int, proof: int, best: int,
+               work: int) -> None:
+        if flip:
+            proof = self._rotate(proof)
+            if best >= 0:
+                best = self.last - best
+        tt = self.tt
+        tt[key] = (pn, dn, proof, best, work)
+        if len(tt) > self.tt_size:
+            self._evict()
+
+    def _evict(self) -> None:
+        """Keep the half of the table that cost the most work; proofs count double."""
+        tt = self.tt
+        scored = sorted(tt.items(),
+                        key=lambda kv: kv[1][4] * (2 if kv[1][0] == 0 or kv[1][1] == 0 else 1))
+        for k, _ in scored[:len(scored) // 2]:
+            del tt[k]
+        self.evictions += 1
+
+    def _check(self) -> None:
+        now = time.monotonic()
+        if self.stop is not None and self.stop.is_set():
+            raise Aborted
+        if self.deadline is not None and now >= self.deadline:
+            raise Aborted
+        if self.progress is not None and now >= self.next_report:
+            self.next_report = now + self.progress_every
+            pn, dn = self.root_bounds
+            self.progress({"nodes": self.nodes, "time": now - self.started,
+                           "pn": pn, "dn": dn, "tt": len(self.tt)})
+
+    # --- the search ----------------------------------------------------------------------
+    def _mid(self, colour: int, thpn: int, thdn: int, root: bool = True):
+        """Search until pn >= thpn or dn >= thdn; returns (pn, dn, proof)."""
+        self.nodes += 1
+        if not self.nodes & 15:
+            self._check()
+        start_nodes = self.nodes
+        key, flip = self._key(colour)
+        cached = self.expansions.get(key)
+        if cached is not None and cached[0] == flip:
+            status, proof, best, children, just = cached[1]
+        else:
+            exp = self.knowledge.expand(self.geo, [self.b, self.w], colour)
+            status, proof, best, children, just = exp
+            if not status:
+                if len(self.expansions) >= self.expansion_size:
+                    self.expansions.clear()
+                self.expansions[key] = (flip, exp)
+        if status:
+            pn, dn = (0, INF) if status == WIN else (INF, 0)
+            self._store(key, flip, pn, dn, proof, best, 1)
+            return pn, dn, proof
+        if self.use_history and len(children) > 1:
+            hist = self.history
+            children = sorted(children, key=lambda c: (0 if c[1] else 1, -hist[c[0]]))
+        tt = self.tt
+        zob = self.zob[colour]
+        zrot = self.zrot[colour]
+        side_child = 0x9E3779B97F4A7C15 if not colour else 0  # the opponent moves next
+        h, hr = self.h, self.hr
+        n = len(children)
+        moves = [0] * n
+        ckeys = [0] * n
+        cflip = [False] * n
+        cpn = [0] * n
+        cdn = [0] * n
+        cproof = [0] * n
+        for i, (m, st, pr, p0, d0) in enumerate(children):
+            moves[i] = m
+            k1 = h ^ zob[m] ^ side_child
+            k2 = hr ^ zrot[m] ^ side_child
+            if k2 < k1:
+                ckeys[i], cflip[i] = k2, True
+            else:
+                ckeys[i] = k1
+            if st:
+                cpn[i], cdn[i] = (0, INF) if st == WIN else (INF, 0)
+                cproof[i] = pr
+            else:
+                cpn[i], cdn[i] = p0, d0
+        if just < 0:
+            just = self.geo.mask & ~(self.b | self.w)
+        eps1 = 1.0 + self.epsilon
+        while True:
+            # refresh from the table (transpositions solved elsewhere), prune by proofs
+            allowed = -1
+            lost_proof = just
+            win_i = -1
+            for i in range(n):
+                e = tt.get(ckeys[i])
+                if e is not None:
+                    p, d = e[0], e[1]
+                    if p == 0 or d == 0:
+                        pr = e[2]
+                        if cflip[i] and pr:
+                            pr = self._rotate(pr)
+                        cproof[i] = pr
+                    cpn[i], cdn[i] = p, d
+                d = cdn[i]
+                if d == 0:  # the opponent loses after this move: we win
+                    if win_i < 0 or (cproof[i].bit_count() < cproof[win_i].bit_count()):
+                        win_i = i
+                elif cpn[i] == 0:  # this move loses; so does every move outside its proof
+                    allowed &= cproof[i] | (1 << moves[i])
+                    lost_proof |= cproof[i]
+            if win_i >= 0:
+                m = moves[win_i]
+                self.history[m] += 1
+                proof = cproof[win_i] | (1 << m)
+                self._store(key, flip, 0, INF, proof, m, self.nodes - start_nodes + 1)
+                return 0, INF, proof
+            pn = INF
+            dn = 0
+            best_i = -1
+            dn2 = INF
+            pmax = 0
+            alive = 0
+            for i in range(n):
+                if cpn[i] == 0 or not (allowed >> moves[i]) & 1:
+                    continue
+                d = cdn[i]
+                p = cpn[i]
+                dn += p
+                alive += 1
+                if p > pmax:
+                    pmax = p
+                if d < pn:
+                    dn2 = pn
+                    pn = d
+                    best_i = i
+                elif d < dn2:
+                    dn2 = d
+            if best_i < 0:  # every move loses
+                # the loser's most stubborn move: the one whose refutation needs most cells
+                worst = max(range(n), key=lambda i: cproof[i].bit_count()) if n else -1
+                bm = moves[worst] if worst >= 0 else -1
+                self._store(key, flip, INF, 0, lost_proof, bm, self.nodes - start_nodes + 1)
+                return INF, 0, lost_proof
+            if self.weak and alive:  # weak proof numbers (Ueda et al.): transpositions
+                dn = pmax + alive - 1  # are not counted twice
+            if dn > INF:
+                dn = INF - 1
+            if root:
+                self.root_bounds = (pn, dn)
+            if pn >= thpn or dn >= thdn:
+                self._store(key, flip, pn, dn, 0, moves[best_i],
+                            self.nodes - start_nodes + 1)
+                return pn, dn, 0
+            # the child's thresholds (its pn is our dn's share, its dn our pn)
+            c_thpn = thdn - dn + cpn[best_i]
+            if c_thpn > INF:
+                c_thpn = INF
+            c_thdn = thpn if dn2 >= INF else min(thpn, int(dn2 * eps1) + 1)
+            m = moves[best_i]
+            bit = 1 << m
+            if colour:
+                self.w |= bit
+            else:
+                self.b |= bit
+            self.h = h ^ zob[m]
+            self.hr = hr ^ zrot[m]
+            try:
+                p, d, pr = self._mid(1 - colour, c_thpn, c_thdn, False)
+            finally:
+                if colour:
+                    self.w ^= bit
+                else:
+                    self.b ^= bit
+                self.h, self.hr = h, hr
+            cpn[best_i], cdn[best_i] = p, d
+            if p == 0 or d == 0:
+                cproof[best_i] = pr
+
+    def _pv(self, colour: int) -> list[int]:
+        """Follow the table's best moves while the positions are solved."""
+        pv: list[int] = []
+        saved = (self.b, self.w, self.h, self.hr)
+        try:
+            while len(pv) < self.geo.size:
+                entry = self._lookup(colour)
+                if entry is None:  # a position the knowledge decides at sight
+                    status, _, best, _, _ = self.knowledge.expand(
+                        self.geo, [self.b, self.w], colour)
+                    entry = (0, INF, 0, best) if status == WIN else \
+                        (INF, 0, 0, best) if status == LOSS else None
+                if entry is None:
+                    break
+                pn, dn, _, best = entry
+                if (pn != 0 and dn != 0) or best < 0:
+                    break
+                if not ((self.geo.mask & ~(self.b | self.w)) >> best) & 1:
+                    break
+                pv.append(best)
+                if colour:
+                    self.w |= 1 << best
+                else:
+                    self.b |= 1 << best
+                self.h ^= self.zob[colour][best]
+                self.hr ^= self.zrot[colour][best]
+                colour = 1 - colour
+                if self._decided(0) is not None or self._decided(1) is not None:
+                    break
+        finally:
+            self.b, self.w, self.h, self.hr = saved
+        return pv
+
+
+# --- knowledge from the connection and inferior-cell engines ------------------------------
+class VCKnowledge(SimpleKnowledge):
+    """``SimpleKnowledge`` plus ``hexengine.knowledge``: fill-in, the opponent's virtual
+    connections (a full edge-to-edge connection is a lost position, its semi connections
+    give the mustplay), optionally our own (a semi connection wins at its key), and the
+    prunable (vulnerable, dominated) cells.
+
+    Proof sets stay exact: fill-in, dead and vulnerable cells are decided by the six
+    neighbours of a cell, so a proof that used them also holds the filled cells and the
+    empty cells around them, and a connection's proof is its carrier."""
+
+    name = "vc"
+    forced_cheap = True  # a forced block is searched without building connections
+
+    def __init__(self, own_semis: bool = False, fill: bool = True, prune: bool = True,
+                 limits=None, order: str = "centre") -> None:
+        super().__init__()
+        self.order = order
+        from .knowledge import inferior  # ImportError: not available
+        try:
+            from .knowledge import vc
+        except ImportError:  # fill-in and pruning alone
+            vc = None
+        self.vc = vc
+        self.inferior = inferior
+        if vc is None:
+            self.name = "inferior"
+        self.own_semis = own_semis
+        self.fill = fill
+        self.prune = prune
+        self.limits = limits
+
+    def expand(self, geo: Geometry, stones: list[int], colour: int):
+        status, proof, best, children, just = super().expand(geo, stones, colour)
+        if status or (self.forced_cheap and len(children) == 1):
+            # decided, or a single block of a one-move threat: no connections needed
+            return status, proof, best, children, just
+        empty = geo.mask & ~(stones[0] | stones[1])
+        filled = list(stones)
+        support = 0
+        sup = [0, 0]
+        if self.fill:
+            filled, _ = self.inferior.fill_in(geo, list(stones))
+            added = (filled[0] | filled[1]) & empty
+            if added:
+                # what a proof for each colour needs of the fill-in: the cells filled with
+                # that colour and, through the neighbourhoods their patterns read, the other
+                # filled cells those depend on (cells filled for the loser need nothing: the
+                # winner never counts on them)
+                sup = [self._closure(geo, filled[c] & added, added, empty) for c in (0, 1)]
+                support = sup[1 - colour]  # the node's default winner: the opponent
+                fempty = empty & ~added
+                # fill-in may have joined a side's edges
+                for c in (0, 1):
+                    if winning_cells(geo, filled[c], fempty, c) == -1:
+                        if c == colour:
+                            m = (added & filled[c]) or fempty or empty
+                            m &= -m
+                            return WIN, sup[colour], m.bit_length() - 1, None, 0
+                        return LOSS, support, (empty & -empty).bit_length() - 1, None, 0
+        fempty = geo.mask & ~(filled[0] | filled[1])
+        if self.vc is None:
+            return self._pruned(geo, stones, filled, colour, children, fempty, just, support,
+                                empty)
+        theirs = self.vc.build(geo, filled, 1 - colour, self.limits)
+        carrier = theirs.edge_full()
+        if carrier is not None:
+            m = (carrier & fempty) or fempty
+            return LOSS, (carrier & empty) | support, (m & -m).bit_length() - 1, None, 0
+        if self.own_semis:
+            mine = self.vc.build(geo, filled, colour, self.limits)
+            carrier = mine.edge_full()
+            if carrier is not None:  # a full connection: every move wins, take one inside
+                m = (carrier & fempty) or fempty
+                return WIN, (carrier & empty) | sup[colour], (m & -m).bit_length() - 1, None, 0
+            key_lists = mine.semi_keys.get(mine._key(self.vc.EDGE_START, self.vc.EDGE_GOAL))
+            semis = mine.edge_semis()
+            if semis:
+                i = min(range(len(semis)), key=lambda j: semis[j].bit_count())
+                return WIN, (semis[i] & empty) | sup[colour], key_lists[i], None, 0
+        # the mustplay, justified by as few semi carriers as give the same intersection
+        semis = sorted(theirs.edge_semis(), key=int.bit_count)
+        must = fempty
+        for c in semis:
+            if must & ~c:
+                must &= c
+                just |= c
+        if not must:  # cannot happen without a full connection; be safe
+            must = fempty
+        return self._pruned(geo, stones, filled, colour, children, must, just, support, empty)
+
+    @staticmethod
+    def _closure(geo: Geometry, seed: int, added: int, empty: int) -> int:
+        """``seed`` grown through the filled cells ``added`` next to it, with the
+        neighbourhoods: the empty cells a local pattern verdict on ``seed`` depends on."""
+        if not seed:
+            return 0
+        region = seed
+        while True:
+            grown = region | (geo.dilate(region) & added)
+            if grown == region:
+                return (region | geo.dilate(region)) & empty
+            region = grown
+
+    def _pruned(self, geo, stones, filled, colour, children, must, just, support, empty):
+        """The children inside ``must`` less the prunable cells, best first."""
+        pruned = 0
+        if self.prune and must & (must - 1):
+            pruned = self.inferior.prunable(geo, filled, colour) & must
+            if pruned == must:
+                pruned = 0
+            must &= ~pruned
+        if pruned:
+            support |= self._closure(geo, pruned, (filled[0] | filled[1]) & empty, empty)
+        just = (just & empty) | support
+        kept = [c for c in children if (must >> c[0]) & 1]
+        if not kept:
+            kept = children
+        if self.order == "current" and len(kept) > 1:
+            _, ranked = evaluate_and_rank(geo, filled, colour)
+            pos = {cell: i for i, cell in enumerate(ranked)}
+            far = len(pos)
+            kept.sort(key=lambda c: (0 if c[1] else 1, c[4], pos.get(c[0], far)))
+        return 0, 0, -1, kept, just
+
+
+# --- the player's use ----------------------------------------------------------------------
+SOLVE_EMPTY_CELLS = 30   # try to solve when at most this many cells are empty
+SOLVE_SHARE = 0.5        # of the move's budget
+
+
+def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int,
+                   seconds: float, stop: Optional[threading.Event] = None,
+                   progress: Optional[Callable[[dict], None]] = None
+                   ) -> Optional[SolveResult]:
+    """``genmove``'s first step: when few enough cells are empty, give the solver a share
+    of the budget.  The result when the position was solved (a win to play, or a loss the
+    search should answer as best it can), None when it was not tried or not solved."""
+    empty = geo.mask & ~(stones[0] | stones[1])
+    count = empty.bit_count()
+    failed = solver.failed_at
+    if failed is not None and (failed[0] is not geo or count > failed[1] + 2):
+        failed = solver.failed_at = None  # another board or another game
+    if count > SOLVE_EMPTY_CELLS or seconds <= 0:
+        return None
+    if failed is not None and count > failed[1] - 4:
+        return None  # the last attempt, as large as this, failed: wait for a smaller one
+    result = solver.solve(geo, stones, colour, seconds * SOLVE_SHARE, stop, progress)
+    if result.winner is None or result.move < 0 or not (empty >> result.move) & 1:
+        if stop is None or not stop.is_set():
+            solver.failed_at = (geo, count)
+        return None
+    return result
+
+
+# --- knowledge by name --------------------------------------------------------------------
+KNOWLEDGE = ("auto", "simple", "vc")
+
+
+def knowledge_by_name(name: str = "auto"):
+    """``simple``: the self-contained facts above; ``vc``: the connection and inferior-cell
+    engines of ``hexengine.knowledge``; ``auto``: ``vc`` when they are there."""
+    if name not in KNOWLEDGE:
+        raise ValueError(f"knowledge must be one of {', '.join(KNOWLEDGE)}")
+    if name in ("auto", "vc"):
+        try:
+            return VCKnowledge()
+        except ImportError:
+            if name == "vc":
+                raise
+    return SimpleKnowledge()

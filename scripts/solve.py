@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Solve every one-stone opening of an N×N board with the DFPN solver.
+
+Each opening is a black stone with white to move; the line says who wins, the winning
+reply when white wins, the nodes and the seconds.  By default one solver (one table) serves
+all openings in turn, as in a game; ``--fresh`` gives each opening an empty table.
+
+    python scripts/solve.py --size 6
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import click
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from hexengine.board import BLACK, WHITE  # noqa: E402
+from hexengine.geometry import geometry  # noqa: E402
+from hexengine.solver import Solver, knowledge_by_name, KNOWLEDGE  # noqa: E402
+
+
+@click.command()
+@click.option("--size", type=click.IntRange(1, 13), default=6, show_default=True)
+@click.option("--knowledge", type=click.Choice(sorted(KNOWLEDGE)), default="auto",
+              show_default=True, help="What the solver knows of Hex.")
+@click.option("--fresh/--shared", default=False, show_default=True,
+              help="An empty table for each opening, or one table for all.")
+@click.option("--limit", type=float, default=600.0, show_default=True,
+              help="Seconds per opening before it counts as unsolved.")
+@click.option("--cells", default="", help="Only these openings (comma-separated names).")
+@click.option("--tt-size", type=int, default=400_000, show_default=True)
+def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
+         tt_size: int) -> None:
+    geo = geometry(size, size)
+    openings = ([geo.parse(c) for c in cells.split(",")] if cells else list(geo.cells))
+    solver = None
+    total = 0.0
+    worst = (0.0, "")
+    black_wins = []
+    unsolved = []
+    nodes_total = 0
+    for cell in openings:
+        if solver is None or fresh:
+            solver = Solver(knowledge_by_name(knowledge), tt_size=tt_size)
+        stones = [1 << cell, 0]
+        started = time.monotonic()
+        result = solver.solve(geo, stones, WHITE, seconds=limit)
+        took = time.monotonic() - started
+        total += took
+        nodes_total += result.nodes
+        if took > worst[0]:
+            worst = (took, geo.name(cell))
+        if result.winner is None:
+            verdict = "unsolved"
+            unsolved.append(geo.name(cell))
+        elif result.winner == BLACK:
+            verdict = "black wins"
+            black_wins.append(geo.name(cell))
+        else:
+            verdict = f"white wins with {geo.name(result.move)}"
+        print(f"{geo.name(cell):>4}  {verdict:<22} nodes {result.nodes:>8}  {took:7.2f}s",
+              flush=True)
+    print(f"{size}x{size} knowledge {solver.knowledge.name if solver else knowledge}, "
+          f"{'fresh' if fresh else 'shared'} table: {len(openings)} openings, "
+          f"total {total:.2f}s, max {worst[0]:.2f}s ({worst[1]}), nodes {nodes_total}")
+    print(f"black wins with {len(black_wins)}: {' '.join(black_wins)}")
+    if unsolved:
+        print(f"unsolved ({len(unsolved)}): {' '.join(unsolved)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,357 @@
+"""The DFPN solver: every small opening against an independent exhaustive search, the
+published 5×5 result, proof sets, time limits and the stop flag, the player's use, and the
+``dfpn-*`` protocol commands (bad input, interruption)."""
+import functools
+import random
+import threading
+import time
+
+import pytest
+
+from hexengine.board import BLACK, WHITE, Board
+from hexengine.geometry import geometry
+from hexengine.player import Player, Settings
+from hexengine.solver import (KNOWLEDGE, SimpleKnowledge, Solver, knowledge_by_name,
+                              winning_cells)
+
+HAVE_VC = type(knowledge_by_name("auto")) is not SimpleKnowledge
+
+
+# --- an independent exhaustive search ----------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def exhaustive(geo):
+    """``wins(black, white, colour)``: plain negamax over every empty cell with a memo by
+    position; a move wins at once when the mover's group through it touches both edges.
+    Nothing of the solver's knowledge, only the killer move of each ply tried first."""
+    cx, cy = (geo.width - 1) / 2, (geo.height - 1) / 2
+    order = sorted(geo.cells, key=lambda i: abs(geo.coords(i)[0] - cx)
+                   + abs(geo.coords(i)[1] - cy))
+    memo = {}
+    killer = [None] * (geo.size + 2)
+
+    def wins(b, w, colour, ply=0):
+        key = (b, w, colour)
+        r = memo.get(key)
+        if r is not None:
+            return r
+        own = b if colour == BLACK else w
+        st, gl = geo.edges[colour]
+        occ = b | w
+        k = killer[ply]
+        r = False
+        for m in (order if k is None else [k] + order):
+            bit = 1 << m
+            if occ & bit:
+                continue
+            group = geo.flood(bit, own | bit)
+            if group & st and group & gl:
+                r = True
+                break
+            child = wins(b | bit, w, WHITE, ply + 1) if colour == BLACK else \
+                wins(b, w | bit, BLACK, ply + 1)
+            if not child:
+                r = True
+                killer[ply] = m
+                break
+        memo[key] = r
+        return r
+    return wins
+
+
+def connected(geo, stones, colour):
+    st, gl = geo.edges[colour]
+    return bool(geo.flood(stones[colour] & st, stones[colour]) & gl)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4])
+@pytest.mark.parametrize("knowledge", ["simple", "auto"])
+def test_every_opening_matches_exhaustive_search(size, knowledge):
+    geo = geometry(size, size)
+    wins = exhaustive(geo)
+    solver = Solver(knowledge_by_name(knowledge))
+    for cell in geo.cells:
+        for colour in (BLACK, WHITE):
+            stones = [0, 0]
+            stones[colour] = 1 << cell
+            expected = wins(stones[0], stones[1], 1 - colour)
+            if size == 1:
+                assert solver.solve(geo, stones, 1 - colour).winner == colour
+                continue
+            result = solver.solve(geo, stones, 1 - colour)
+            assert result.solved
+            assert (result.winner == 1 - colour) == expected, geo.name(cell)
+            if result.winner == 1 - colour:  # the move it names wins
+                child = list(stones)
+                child[1 - colour] |= 1 << result.move
+                assert connected(geo, child, 1 - colour) or \
+                    not wins(child[0], child[1], colour)
+
+
+def test_4x4_winning_openings_and_find_winning():
+    geo = geometry(4, 4)
+    solver = Solver(knowledge_by_name("auto"))
+    moves, _ = solver.find_winning(geo, [0, 0], BLACK)
+    assert sorted(geo.name(m) for m in moves) == ["a4", "b3", "c2", "d1"]
+    wins = exhaustive(geo)
+    for cell in geo.cells:
+        assert (cell in moves) == (not wins(1 << cell, 0, WHITE))
+
+
+def _random_position(rng, size, stones):
+    while True:
+        board = Board(size)
+        cells = list(board.geo.cells)
+        rng.shuffle(cells)
+        for cell in cells[:stones]:
+            board.play(cell)
+        if board.winner() is None:
+            return board
+
+
+@pytest.mark.parametrize("knowledge", ["simple", "auto"])
+def test_proof_sets_hold_whatever_fills_the_other_cells(knowledge):
+    """A proof set S: the winner still wins when the empty cells outside S are filled with
+    anything (same stones, same side to move).  Checked by exhaustive search."""
+    rng = random.Random(7)
+    geo = geometry(4, 4)
+    wins = exhaustive(geo)
+    solver = Solver(knowledge_by_name(knowledge))
+    checked = 0
+    for _ in range(40):
+        board = _random_position(rng, 4, rng.randint(2, 7))
+        colour = rng.randint(0, 1)
+        result = solver.solve(geo, list(board.stones), colour)
+        assert result.solved
+        assert (result.winner == colour) == wins(board.stones[0], board.stones[1], colour)
+        outside = [c for c in geo.iter_bits(board.empty & ~result.proof)]
+        for _ in range(4):
+            stones = list(board.stones)
+            for c in outside:
+                pick = rng.randint(0, 2)
+                if pick < 2:
+                    stones[pick] |= 1 << c
+            loser = 1 - result.winner
+            if connected(geo, stones, loser):
+                continue  # the filling joined the loser's edges for it: not a position
+            if connected(geo, stones, result.winner):
+                checked += 1
+                continue
+            assert wins(stones[0], stones[1], colour) == (result.winner == colour)
+            checked += 1
+    assert checked > 50
+
+
+@pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
+def test_5x5_black_wins_with_exactly_13_openings():
+    geo = geometry(5, 5)
+    solver = Solver(knowledge_by_name("auto"))
+    black = []
+    for cell in geo.cells:
+        result = solver.solve(geo, [1 << cell, 0], WHITE, seconds=60)
+        assert result.solved, geo.name(cell)
+        if result.winner == BLACK:
+            black.append(geo.name(cell))
+    assert black == "e1 b2 c2 d2 e2 b3 c3 d3 a4 b4 c4 d4 a5".split()
+
+
+@pytest.mark.parametrize("cell,black_wins", [("c3", True), ("a1", False), ("e1", True),
+                                             ("a2", False)])
+def test_5x5_openings_subset_with_simple_knowledge_pv_replays_to_a_win(cell, black_wins):
+    geo = geometry(5, 5)
+    solver = Solver(knowledge_by_name("auto" if HAVE_VC else "simple"))
+    if not HAVE_VC and cell != "c3":
+        pytest.skip("too slow without the connection engine")
+    result = solver.solve(geo, [1 << geo.parse(cell), 0], WHITE, seconds=60)
+    assert result.winner == (BLACK if black_wins else WHITE)
+    # replay the PV: it must end with the winner connected
+    board = Board(5)
+    board.play(geo.parse(cell), BLACK)
+    for move in result.pv:
+        board.play(move, board.to_move)
+    winner = board.winner()
+    if winner is None:  # the PV may stop at a proved position: the solver must agree
+        again = solver.solve(geo, list(board.stones), board.to_move)
+        winner = again.winner
+    assert winner == result.winner
+
+
+def test_time_limit_and_stop_flag_leave_it_unsolved():
+    geo = geometry(9, 9)
+    solver = Solver(knowledge_by_name("simple"))
+    started = time.monotonic()
+    result = solver.solve(geo, [1 << geo.parse("a1"), 0], WHITE, seconds=0.3)
+    assert time.monotonic() - started < 1.0
+    assert result.winner is None and result.nodes > 0
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    started = time.monotonic()
+    result = solver.solve(geo, [0, 0], BLACK, stop=stop)
+    assert time.monotonic() - started < 1.5
+    assert result.winner is None
+    moves, _ = solver.find_winning(geo, [0, 0], BLACK, seconds=0.3)
+    assert moves is None
+
+
+def test_small_table_still_solves_correctly():
+    geo = geometry(4, 4)
+    wins = exhaustive(geo)
+    solver = Solver(knowledge_by_name("simple"), tt_size=200)
+    for cell in geo.cells:
+        result = solver.solve(geo, [1 << cell, 0], WHITE)
+        assert (result.winner == WHITE) == wins(1 << cell, 0, WHITE)
+    assert solver.evictions > 0
+    assert len(solver.tt) <= 200
+
+
+def test_proofs_are_kept_and_cleared():
+    geo = geometry(4, 4)
+    solver = Solver(knowledge_by_name("simple"))
+    first = solver.solve(geo, [1 << geo.parse("b2"), 0], WHITE)
+    again = solver.solve(geo, [1 << geo.parse("b2"), 0], WHITE)
+    assert again.winner == first.winner and again.nodes <= 2
+    # the rotated position is the same entry
+    rotated = solver.solve(geo, [1 << geo.parse("c3"), 0], WHITE)
+    assert rotated.winner == first.winner and rotated.nodes <= 2
+    solver.clear()
+    assert not solver.tt
+    assert solver.solve(geo, [1 << geo.parse("b2"), 0], WHITE).nodes > 2
+
+
+def test_knowledge_names():
+    assert "simple" in KNOWLEDGE and "auto" in KNOWLEDGE
+    with pytest.raises(ValueError):
+        knowledge_by_name("oracle")
+
+
+def test_decided_position_and_winning_cells():
+    geo = geometry(3, 3)
+    stones = [sum(1 << geo.parse(c) for c in ("b1", "b2", "b3")), 0]
+    assert winning_cells(geo, stones[0], 0, BLACK) == -1
+    assert Solver().solve(geo, stones, WHITE).winner == BLACK
+    assert Solver().pv(geo, stones, WHITE) == []
+
+
+# --- the player --------------------------------------------------------------------------
+@pytest.mark.parametrize("size,opening", [(3, None), (4, "b2"), (4, "a4")])
+def test_genmove_plays_a_proved_win(size, opening):
+    board = Board(size)
+    if opening:
+        board.play(board.parse_move(opening), BLACK)
+    colour = board.to_move
+    geo = board.geo
+    wins = exhaustive(geo)
+    if not wins(board.stones[0], board.stones[1], colour):
+        colour = 1 - colour  # play the winning side of this position
+    player = Player(Settings(max_time=2))
+    # the winning side keeps winning, whatever the other side plays
+    rng = random.Random(size)
+    while board.winner() is None:
+        result = player.genmove(board, colour, 2.0)
+        board.play(result.move, colour)
+        if board.winner() is not None:
+            break
+        assert not wins(board.stones[0], board.stones[1], 1 - colour)
+        board.play(rng.choice(list(geo.iter_bits(board.empty))), 1 - colour)
+    assert board.winner() == colour
+
+
+# --- protocol ----------------------------------------------------------------------------
+def test_dfpn_commands(make_engine):
+    engine = make_engine("--time", "1")
+    engine.ok("boardsize 4")
+    engine.ok("play b a4")
+    assert engine.ok("dfpn-solve-state white") == "black"
+    assert engine.ok("dfpn-solve-state black") == "black"
+    pv = engine.ok("dfpn-get-pv white").split()
+    assert pv and all(len(m) == 2 for m in pv)
+    engine.ok("undo")
+    assert engine.ok("dfpn-solver-find-winning black") == "d1 c2 b3 a4"
+    engine.ok("play b b2")
+    assert engine.ok("dfpn-solve-state w") == "white"
+    assert engine.ok("dfpn-solver-find-winning white").split()  # some reply wins
+    assert engine.ok("dfpn-solver-find-winning black").split()  # black to move again wins
+    assert engine.ok("dfpn-clear-tt") == ""
+    assert engine.ok("dfpn-get-pv white") == ""  # nothing known after clearing
+    engine.ok("param_hexengine solver_time 7.5")
+    assert "solver_time 7.5" in engine.ok("param_hexengine")
+    for name in ("dfpn-solve-state", "dfpn-solver-find-winning", "dfpn-get-pv",
+                 "dfpn-clear-tt"):
+        assert engine.ok(f"known_command {name}") == "true"
+    assert "dfpn-solve-state %m" in engine.ok("hexgui-analyze_commands")
+
+
+@pytest.mark.parametrize("cmd,words", [
+    ("dfpn-solve-state", ["wrong number"]),
+    ("dfpn-solve-state red", ["invalid colour"]),
+    ("dfpn-solve-state black white", ["wrong number"]),
+    ("dfpn-solver-find-winning", ["wrong number"]),
+    ("dfpn-solver-find-winning 3", ["invalid colour"]),
+    ("dfpn-get-pv", ["wrong number"]),
+    ("dfpn-get-pv x", ["invalid colour"]),
+    ("dfpn-clear-tt now", ["wrong number"]),
+    ("param_hexengine solver_time 0", ["solver_time"]),
+    ("param_hexengine solver_time soon", ["solver_time"]),
+])
+def test_dfpn_bad_input_leaves_the_board(make_engine, cmd, words):
+    engine = make_engine("--time", "1")
+    engine.ok("boardsize 5")
+    engine.ok("play b c3")
+    before = engine.ok("showboard")
+    message = engine.error(cmd)
+    for word in words:
+        assert word in message, message
+    assert engine.ok("showboard") == before
+
+
+def test_dfpn_on_a_finished_game(make_engine):
+    engine = make_engine("--time", "1")
+    engine.ok("boardsize 3")
+    for cell in ("b1", "b2", "b3"):
+        engine.ok(f"play b {cell}")
+    before = engine.ok("showboard")
+    for cmd in ("dfpn-solve-state white", "dfpn-solver-find-winning white",
+                "dfpn-get-pv black"):
+        assert "game is over" in engine.error(cmd)
+    assert engine.ok("showboard") == before
+
+
+@pytest.mark.parametrize("cmd,reply", [("dfpn-solve-state black", (True, "unknown")),
+                                       ("dfpn-solver-find-winning black", (False, None))])
+def test_interrupted_solve(make_engine, cmd, reply):
+    engine = make_engine("--time", "1")
+    engine.ok("boardsize 9")
+    engine.ok("play b e5")
+    engine.ok("param_hexengine solver_time 60")
+    before = engine.ok("showboard")
+    started = time.monotonic()
+    engine.write(f"5 {cmd}\n")
+    time.sleep(1.0)
+    engine.write("# interrupt\n")
+    interrupted = time.monotonic()
+    ok, text, cmd_id = engine.read_reply(timeout=10)
+    assert time.monotonic() - interrupted < 1.0
+    assert time.monotonic() - started >= 0.9
+    assert cmd_id == "5" and ok == reply[0]
+    if ok:
+        assert text == reply[1]
+    else:
+        assert "interrupted" in text
+    assert engine.ok("showboard") == before
+    assert engine.ok("name") == "hexengine"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
+def test_6x6_every_opening():
+    """All 36 one-stone 6×6 openings (about two minutes): black wins with these 24, the
+    set MoHex's DFPN solver gives on this machine."""
+    geo = geometry(6, 6)
+    solver = Solver(knowledge_by_name("auto"))
+    black = []
+    for cell in geo.cells:
+        result = solver.solve(geo, [1 << cell, 0], WHITE, seconds=300)
+        assert result.solved, geo.name(cell)
+        if result.winner == BLACK:
+            black.append(geo.name(cell))
+    assert black == ("f1 b2 c2 d2 e2 f2 a3 b3 c3 d3 e3 f3 a4 b4 c4 d4 e4 f4 "
+                     "a5 b5 c5 d5 e5 a6").split()
