@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 from .board import SIDE_KEY, Board, zobrist_keys
 from .evaluation import get as get_evaluation
-from .evaluation.resistance import evaluate_and_rank
+from .evaluation import resistance
 from .evaluation.shortest_path import NO_PATH, path_cells
 from .knowledge import analysis
 from .knowledge.threats import LOST, OPEN, WIN_NOW, EdgeThreats
@@ -25,6 +25,7 @@ WIN_THRESHOLD = WIN - 10_000
 EXACT, LOWER, UPPER = 0, 1, 2
 ANALYSIS_SHARE = 0.25  # of the time budget, at most, for the root's fill-in and H-searches
 REFRESH_SHARE = 0.3  # rebuild connections below the root when one per root move fits this
+MIN_ITERATION_SHARE = 0.05  # of the budget: less left than this, no new iteration starts
 ORDERINGS = ("auto", "current", "path")
 
 
@@ -132,6 +133,11 @@ class Searcher:
                 allowed = info.moves
                 if info.verdict != LOST:  # when lost, search for the most stubborn defence
                     self.threats = info.threats
+                if self.evaluation_name == "resistance":
+                    # the root's connections between groups and edges wire up the circuits
+                    self.links = resistance.prepare_links(geo, info.links())
+                    self.eval_cache.clear()  # values under other roots' wires
+                    self.rank_cache.clear()
                 d_own, own_cells = path_cells(geo, stones, colour)
         self._threatened = any(self.threats.full) or any(self.threats.semi)
         root_moves = self._ordered_moves(colour, 0, -1, d_own, own_cells, allowed)
@@ -155,18 +161,14 @@ class Searcher:
             self._shuffle_ties(root_moves, colour)
         best = SearchResult(root_moves[0] if root_moves else -1, 0.0, 0, 0, 0.0,
                             root_moves[:1])
-        durations: list[float] = []
         max_depth = min(max_depth, geo.mask.bit_count())
         for depth in range(1, max_depth + 1):
             iter_start = time.monotonic()
-            if deadline is not None and len(durations) >= 2 and durations[-1] > 0.005:
-                # predict the next iteration from the growth of the last two; one that will
-                # not finish still starts while half the budget is left: its first root
-                # move is the best so far, and any move it proves better is taken
-                growth = durations[-1] / max(durations[-2], 1e-4)
-                if (iter_start + durations[-1] * min(max(growth, 1.5), 12.0) > deadline
-                        and iter_start - start_time > 0.5 * (deadline - start_time)):
-                    break
+            if deadline is not None and deadline - iter_start < MIN_ITERATION_SHARE * (
+                    deadline - start_time):
+                # an iteration that cannot finish still pays while time is left: its first
+                # root move is the best so far, and any move it proves better is taken
+                break
             self._depth_cut = False
             self._width_cut = False
             try:
@@ -185,7 +187,6 @@ class Searcher:
                 on_iteration(best)
             if not complete:
                 break
-            durations.append(time.monotonic() - iter_start)
             root_moves.remove(move)
             root_moves.insert(0, move)
             if not self._depth_cut:
@@ -211,6 +212,7 @@ class Searcher:
         self.centre_order, self.centre_rank = centre_order(board.geo)
         self.threats = EdgeThreats.empty()
         self.root_info = None
+        self.links: Optional[resistance.Links] = None
         self.threat_cache.clear()  # refreshed threats inherit from this root
         self._threatened = False  # self.threats has carriers to check at each node
         self._refresh_plies = 0  # plies below the root that rebuild the mover's connections
@@ -330,12 +332,10 @@ class Searcher:
         key = self.hash ^ (SIDE_KEY if colour else 0)
         ranked = self.rank_cache.get(key)
         if ranked is None:
-            value, ranked = evaluate_and_rank(self.geo, self.stones, colour)
+            ranked = resistance.rank_moves(self.geo, self.stones, colour, self.links)
             if len(self.rank_cache) >= self.eval_cache_size // 4:
                 self.rank_cache.clear()
             self.rank_cache[key] = ranked
-            if self.evaluation_name == "resistance":
-                self.eval_cache[key] = value
         skip = taken | ~allowed
         moves.extend(cell for cell in ranked if not (skip >> cell) & 1)
         return moves
@@ -399,7 +399,11 @@ class Searcher:
             if value is None:
                 if len(cache) >= self.eval_cache_size:
                     cache.clear()
-                value = cache[key] = self.evaluate(geo, stones, colour)
+                if self.links is not None:
+                    value = resistance.evaluate(geo, stones, colour, self.links)
+                else:
+                    value = self.evaluate(geo, stones, colour)
+                cache[key] = value
             return value
         d_own, own_cells = path_cells(geo, stones, colour)
         if d_own == 1:
@@ -428,6 +432,9 @@ class Searcher:
         moves = self._ordered_moves(colour, ply, tt_move, d_own, own_cells, must)
         if not moves:
             return -(WIN - ply - 1)
+        # with knowledge, a forced reply (the one block of a threat) costs no depth: ladders
+        # and other forcing sequences are read to their end
+        child = depth if self.knowledge and len(moves) == 1 and self.width != 1 else depth - 1
         alpha0 = alpha
         best = -WIN - 1
         best_move = moves[0]
@@ -442,12 +449,12 @@ class Searcher:
             saved = self._refresh(colour, ply + 1) if refresh else None
             try:
                 if first:
-                    score = -self._negamax(depth - 1, -beta, -alpha, other, ply + 1)
+                    score = -self._negamax(child, -beta, -alpha, other, ply + 1)
                     first = False
                 else:
-                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, other, ply + 1)
+                    score = -self._negamax(child, -alpha - 1, -alpha, other, ply + 1)
                     if alpha < score < beta:
-                        score = -self._negamax(depth - 1, -beta, -alpha, other, ply + 1)
+                        score = -self._negamax(child, -beta, -alpha, other, ply + 1)
             finally:
                 stones[colour] ^= bit
                 self.hash ^= zob[move]

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from .board import zobrist_keys
-from .evaluation.resistance import evaluate_and_rank
+from .evaluation.resistance import rank_moves
 from .geometry import Geometry
 
 INF = 1 << 60
@@ -676,7 +676,7 @@ class VCKnowledge(SimpleKnowledge):
         if not kept:
             kept = children
         if self.order == "current" and len(kept) > 1:
-            _, ranked = evaluate_and_rank(geo, filled, colour)
+            ranked = rank_moves(geo, filled, colour)
             pos = {cell: i for i, cell in enumerate(ranked)}
             far = len(pos)
             kept.sort(key=lambda c: (0 if c[1] else 1, c[4], pos.get(c[0], far)))

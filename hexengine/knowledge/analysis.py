@@ -18,6 +18,9 @@ from . import inferior, vc
 from .threats import LOST, WIN_NOW, EdgeThreats
 
 
+LINKS_PER_PAIR = 3  # full carriers per pair of groups/edges that the evaluation wires up
+
+
 @dataclass
 class RootKnowledge:
     stones: list[int]  # the root stones after fill-in: the position the search works on
@@ -30,6 +33,25 @@ class RootKnowledge:
     build_seconds: float  # what the two H-searches took (it prices a rebuild below)
     decided: bool  # the fill-in joined a colour's edges or filled the board: nothing is
     # left to search on the filled board, so the search plays on the real one
+
+    def links(self, per_pair: int = LINKS_PER_PAIR) -> tuple[list, list]:
+        """Per colour, the full connections between its groups and edges as (cell, cell or
+        edge id, carrier): up to ``per_pair`` carriers for each pair, smallest first.  They
+        stay true below the root while the opponent has no stone in the carrier, which is
+        what the resistance circuit checks at each leaf (``evaluation.resistance.Links``)."""
+        out: tuple[list, list] = ([], [])
+        for colour, conns in enumerate(self.connections):
+            for a, b in conns.full_pairs():
+                if a < 0 and b < 0:
+                    continue
+                if a < 0:
+                    a, b = b, a
+                if a not in conns.groups or (b >= 0 and b not in conns.groups):
+                    continue
+                for carrier in conns.full(a, b)[:per_pair]:
+                    if carrier:  # an empty carrier joins stones that already touch
+                        out[colour].append((a, b, carrier))
+        return out
 
     def counts(self) -> dict[str, int]:
         """How many cells each kind of knowledge took out (for logs and hexengine-info)."""

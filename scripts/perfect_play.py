@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Check a finished match for perfect play: did ENGINE win every game it started on the
+winning side?
+
+Each game's opening (the moves marked ``opening`` in results.jsonl) is solved with the DFPN
+solver; the side to move after it wins or loses against best play.  A game in which ENGINE
+had the winning side and lost is a perfect-play failure, listed with its moves.  Games whose
+opening the solver does not settle in ``--limit`` seconds are counted apart.
+
+    python scripts/perfect_play.py matches/ours-wolve-5x5/results.jsonl --engine ours
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from hexengine.board import BLACK, WHITE  # noqa: E402
+from hexengine.geometry import geometry  # noqa: E402
+from hexengine.solver import Solver, knowledge_by_name  # noqa: E402
+
+COLOURS = {"black": BLACK, "white": WHITE}
+
+
+@click.command()
+@click.argument("results", type=click.Path(exists=True, dir_okay=False))
+@click.option("--engine", required=True, help="The engine whose play is checked.")
+@click.option("--limit", type=float, default=120.0, show_default=True,
+              help="Seconds to solve each opening.")
+def main(results: str, engine: str, limit: float) -> None:
+    with open(results) as f:
+        games = [json.loads(line) for line in f if line.strip()]
+    solver = Solver(knowledge_by_name())
+    verdicts: dict[tuple[str, ...], int | None] = {}
+    winning_side = lost = unknown = forfeits = 0
+    failures = []
+    for game in games:
+        if engine not in (game["black"], game["white"]):
+            continue
+        width, height = (int(x) for x in game["size"].split("x"))
+        geo = geometry(width, height)
+        opening = tuple(m["move"] for m in game["moves"] if m["by"] == "opening")
+        if (game["size"],) + opening not in verdicts:
+            stones = [0, 0]
+            for i, move in enumerate(opening):
+                stones[i % 2] |= 1 << geo.parse(move)
+            to_move = BLACK if len(opening) % 2 == 0 else WHITE
+            verdicts[(game["size"],) + opening] = solver.solve(
+                geo, stones, to_move, seconds=limit).winner
+        winner = verdicts[(game["size"],) + opening]
+        if winner is None:
+            unknown += 1
+            continue
+        ours = COLOURS["black" if game["black"] == engine else "white"]
+        if ours != winner:
+            continue
+        winning_side += 1
+        if game["winner"] != engine:
+            lost += 1
+            failures.append(game)
+        elif game["reason"] != "connection":
+            forfeits += 1  # the opponent failed: says nothing of our play
+    print(f"{engine}: {winning_side} games on the winning side of a solved opening, "
+          f"{winning_side - lost} won ({winning_side - lost - forfeits} by connection, "
+          f"{forfeits} by the opponent's forfeit), {lost} lost; "
+          f"{unknown} games with unsolved openings")
+    for game in failures:
+        moves = " ".join(m["move"] for m in game["moves"])
+        print(f"  game {game['game']} ({game['reason']}): {moves}")
+    sys.exit(1 if lost else 0)
+
+
+if __name__ == "__main__":
+    main()
