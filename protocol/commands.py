@@ -73,6 +73,8 @@ ANALYZE_COMMANDS = [
     ("plist", "VC Mustplay", "vc-get-mustplay %m"),
     ("vc", "VC Between Cells Full", "vc-between-cells-full %m %P"),
     ("vc", "VC Between Cells Semi", "vc-between-cells-semi %m %P"),
+    ("vc", "VC Edge To Edge", "hexengine-vc-edges %m"),
+    ("vc", "VC Cell To Edges", "hexengine-vc-edges %m %p"),
     ("string", "DFPN Solve State", "dfpn-solve-state %m"),
     ("plist", "DFPN Find Winning", "dfpn-solver-find-winning %m"),
     ("var", "DFPN Get PV", "dfpn-get-pv %m"),
@@ -873,11 +875,11 @@ def _try_move(engine: Engine, args: list[str]) -> str:
     if black.distance == 0 or white.distance == 0:
         verdict = f"{COLOUR_NAMES[colour]} wins with {name}"
     else:
-        verdict = (f"black {t.before[0].distance} -> {black.distance}, white "
-                   f"{t.before[1].distance} -> {white.distance} empty cells to connect")
+        verdict = (f"to connect black {t.before[0].distance}->{black.distance}, white "
+                   f"{t.before[1].distance}->{white.distance}")
     status = (f"{COLOUR_NAMES[colour]} {name}: {verdict}; {evaluation} "
-              f"{t.value_before:+.2f} -> {t.value_after:+.2f}; paths after it: black's blue, "
-              f"white's green, both teal")
+              f"{_num(t.value_before, True)}->{_num(t.value_after, True)}; paths after it: "
+              f"black blue, white green, both teal")
     return _gfx(engine, _both_paths_shade(black, white), status,
                 {cell: _num(t.value_after, True)})
 
@@ -901,23 +903,31 @@ def _endpoint(engine: Engine, text: str, colour: int) -> tuple[int, str]:
     return cell, name
 
 
+def _vc_lines(engine: Engine, colour: int, a: tuple[int, str], b: tuple[int, str],
+              kinds: tuple[str, ...]) -> list[str]:
+    """COLOUR's connections of the given kinds between two ends (node, name), one line each
+    as HexGui's vc parser reads them: ``colour from to kind source [ carrier ] [ stones ]``
+    and, for a semi, its key."""
+    geo = engine.board.geo
+    found = views.connections_between(geo, engine.board.stones, colour, a[0], b[0])
+    lines = []
+    for kind in kinds:
+        for con in found:
+            if con.kind != kind:
+                continue
+            cells = "".join(f" {geo.name(c)}" for c in geo.iter_bits(con.carrier))
+            key = f" {geo.name(con.key)}" if con.kind == "semi" else ""
+            lines.append(f"{COLOUR_NAMES[colour]} {a[1]} {b[1]} {con.kind} hsearch "
+                         f"[{cells} ] [ ]{key}")
+    return lines
+
+
 def _between(engine: Engine, args: list[str], kind: str) -> str:
     colour = _open_position(engine, args[0])
-    (a, a_name), (b, b_name) = (_endpoint(engine, x, colour) for x in args[1:])
-    if a == b:
-        raise HtpError(f"two different cells or edges are needed, not {a_name} twice")
-    board = engine.board
-    geo = board.geo
-    found = views.connections_between(geo, board.stones, colour, a, b)
-    lines = []
-    for con in found:
-        if con.kind != kind:
-            continue
-        cells = " ".join(geo.name(c) for c in geo.iter_bits(con.carrier))
-        key = f" {geo.name(con.key)}" if con.kind == "semi" else ""
-        lines.append(f"{COLOUR_NAMES[colour]} {a_name} {b_name} {con.kind} hsearch "
-                     f"[ {cells} ] [ ]{key}".replace("[  ]", "[ ]"))
-    return "\n".join(lines)
+    a, b = (_endpoint(engine, x, colour) for x in args[1:])
+    if a[0] == b[0]:
+        raise HtpError(f"two different cells or edges are needed, not {a[1]} twice")
+    return "\n".join(_vc_lines(engine, colour, a, b, (kind,)))
 
 
 @command("vc-between-cells-full", 3, 3, "COLOUR CELL CELL")
@@ -932,3 +942,18 @@ def _vc_between_semi(engine: Engine, args: list[str]) -> str:
     """COLOUR's semi connections between two cells or edges, as ``vc-between-cells-full``
     with the key (the move that completes it) after the empty stone list."""
     return _between(engine, args, "semi")
+
+
+@command("hexengine-vc-edges", 1, 2, "COLOUR [CELL]")
+def _vc_edges(engine: Engine, args: list[str]) -> str:
+    """COLOUR's full and semi connections between its two edges (a full one: COLOUR has won
+    with best play), or with CELL from that cell to each of its edges, in the form of
+    ``vc-between-cells-full`` (HexGui 0.10 cannot select an edge, so its menu uses these)."""
+    colour = _open_position(engine, args[0])
+    edges = [(node, name) for name, (owner, node) in EDGE_NAMES.items() if owner == colour]
+    kinds = ("full", "semi")
+    if len(args) == 1:
+        return "\n".join(_vc_lines(engine, colour, edges[0], edges[1], kinds))
+    cell = _endpoint(engine, args[1], colour)
+    return "\n".join(line for edge in edges
+                     for line in _vc_lines(engine, colour, cell, edge, kinds))

@@ -177,6 +177,7 @@ def test_menu_entries_are_known_types_and_commands(mid):
     for name, kind in (("hexengine-shortest-path", "gfx"), ("hexengine-map", "gfx"),
                        ("hexengine-map-values", "pspairs"), ("hexengine-try-move", "gfx"),
                        ("vc-between-cells-full", "vc"), ("vc-between-cells-semi", "vc"),
+                       ("hexengine-vc-edges", "vc"),
                        ("hexengine-inferior", "inferior"), ("vc-get-mustplay", "plist"),
                        ("dfpn-solve-state", "string"), ("dfpn-solver-find-winning", "plist"),
                        ("dfpn-get-pv", "var"), ("hexengine-pv", "var")):
@@ -208,7 +209,8 @@ def test_every_view_answers_in_hexgui_form_within_a_second(mid):
         elif kind == "pspairs":
             assert all(" " not in v for v in parse_pairs(text, 11).values())
         elif kind == "vc":
-            assert parse_vcs(text, 11), cmd  # a stone has a connection to its edge
+            vcs = parse_vcs(text, 11)
+            assert vcs or "%p" not in command.lower(), cmd  # selected: next to its edge
         elif kind in ("plist", "var"):
             assert all(on_board(c, 11) for c in text.split()), (cmd, text)
         elif kind == "inferior":
@@ -216,7 +218,8 @@ def test_every_view_answers_in_hexgui_form_within_a_second(mid):
                 assert re.match(r"^(f[dc][bw]|iv\[[a-z]+\d+(-[a-z]+\d+)*\])$", code), code
         checked.add(command.split()[0])
     assert {"hexengine-shortest-path", "hexengine-map", "hexengine-map-values",
-            "hexengine-try-move", "vc-between-cells-full", "vc-between-cells-semi"} <= checked
+            "hexengine-try-move", "vc-between-cells-full", "vc-between-cells-semi",
+            "hexengine-vc-edges"} <= checked
     assert mid.ok("showboard") == before  # no view moves a stone
 
 
@@ -225,6 +228,7 @@ def test_replies_have_one_start_and_no_empty_line_on_plain_pipes():
     never empty, one empty line after it (HexGui ends a reply at the first empty line)."""
     views = ["hexengine-shortest-path b", "hexengine-shortest-path", "hexengine-try-move w e4",
              "vc-between-cells-full b f6 north", "vc-between-cells-semi b h4 e8",
+             "hexengine-vc-edges w", "hexengine-vc-edges b i3",
              "hexengine-inferior b", "vc-get-mustplay w"]
     views += [f"hexengine-map{v} {m} {c}" for v in ("", "-values")
               for m in ("current", "two-distance", "move-value") for c in "bw"]
@@ -328,6 +332,16 @@ def test_connections_between_cells_and_edges(engine):
     # white's edge pair, white's stone
     assert parse_vcs(engine.ok("vc-between-cells-full w a3 west"), 5) == [
         ("white", "a3", "west", "full", (), None)]
+    # to the edges (HexGui 0.10 cannot select an edge): one cell, or edge to edge
+    to_edges = parse_vcs(engine.ok("hexengine-vc-edges b c2"), 5)
+    assert ("black", "c2", "north", "full", ("c1", "d1"), None) in to_edges
+    assert {vc[2] for vc in to_edges} <= {"north", "south"}
+    kinds = [vc[3] for vc in to_edges if vc[2] == "north"]
+    assert kinds == sorted(kinds)  # full ones first
+    assert all(vc[1:3] == ("north", "south") for vc in
+               parse_vcs(engine.ok("hexengine-vc-edges b"), 5))
+    assert parse_vcs(engine.ok("hexengine-vc-edges w a3"), 5)[0][:5] == (
+        "white", "a3", "west", "full", ())
     # two stones of one group: joined, nothing to hold
     engine.ok("play b d2")
     assert parse_vcs(engine.ok("vc-between-cells-full b c2 d3"), 5) == [
@@ -347,6 +361,8 @@ def test_connection_and_try_move_bad_input_is_refused_and_changes_nothing(engine
                       ("vc-between-cells-full b c2 C2", "twice"),
                       ("vc-between-cells-full b c2 swap-pieces", "invalid cell"),
                       ("vc-between-cells-full x c2 north", "colour"),
+                      ("hexengine-vc-edges b c3", "white stone"),
+                      ("hexengine-vc-edges b c2 north", "usage"),
                       ("hexengine-try-move b", "usage"),  # no cell selected
                       ("hexengine-try-move b c3", "occupied (white)"),
                       ("hexengine-try-move w c2", "occupied (black)"),
@@ -367,7 +383,8 @@ def test_views_refuse_a_finished_game(engine):
     for cmd in ("hexengine-shortest-path b", "hexengine-shortest-path",
                 "hexengine-map current w", "hexengine-map-values two-distance b",
                 "hexengine-map move-value w", "hexengine-try-move w c1",
-                "vc-between-cells-full b b1 north", "vc-between-cells-semi w a1 west"):
+                "vc-between-cells-full b b1 north", "vc-between-cells-semi w a1 west",
+                "hexengine-vc-edges w", "hexengine-vc-edges b c1"):
         assert "game is over (black won)" in engine.error(cmd), cmd
     assert engine.ok("showboard") == board
     engine.ok("undo")
@@ -381,8 +398,8 @@ def test_try_move_reports_the_change_and_keeps_the_board(engine):
     influence, labels, status = parse_gfx(engine.ok("hexengine-try-move b d5"), 7)
     after = dict(stones)
     after[(3, 4)] = "X"
-    assert (f"black {distance(stones, 'X', 7)} -> {distance(after, 'X', 7)}, white "
-            f"{distance(stones, 'O', 7)} -> {distance(after, 'O', 7)}") in status
+    assert (f"to connect black {distance(stones, 'X', 7)}->{distance(after, 'X', 7)}, white "
+            f"{distance(stones, 'O', 7)}->{distance(after, 'O', 7)};") in status
     assert "d5" not in influence and set(labels) == {"d5"}
     engine.ok("play b d5")
     value = float(engine.ok("hexengine-evaluate b").split()[-1])
