@@ -907,18 +907,30 @@ def _vc_lines(engine: Engine, colour: int, a: tuple[int, str], b: tuple[int, str
               kinds: tuple[str, ...]) -> list[str]:
     """COLOUR's connections of the given kinds between two ends (node, name), one line each
     as HexGui's vc parser reads them: ``colour from to kind source [ carrier ] [ stones ]``
-    and, for a semi, its key."""
+    and, for a semi, its key.  HexGui 0.10's board has no edge fields (a VC to ``north``
+    throws when shown), so an edge end is written as a cell: a cell-to-edge connection as
+    ``cell cell`` with source ``to-EDGE``, an edge-to-edge one as its key (semi) or first
+    carrier cell twice with source ``EDGE-EDGE``; cell to cell has source ``hsearch``."""
     geo = engine.board.geo
     found = views.connections_between(geo, engine.board.stones, colour, a[0], b[0])
+    if a[0] < 0 <= b[0]:
+        a, b = b, a
     lines = []
     for kind in kinds:
         for con in found:
             if con.kind != kind:
                 continue
-            cells = "".join(f" {geo.name(c)}" for c in geo.iter_bits(con.carrier))
+            cells = [geo.name(c) for c in geo.iter_bits(con.carrier)]
+            if b[0] >= 0:
+                ends, source = f"{a[1]} {b[1]}", "hsearch"
+            elif a[0] >= 0:
+                ends, source = f"{a[1]} {a[1]}", f"to-{b[1]}"
+            else:
+                end = geo.name(con.key) if con.kind == "semi" else cells[0]
+                ends, source = f"{end} {end}", f"{a[1]}-{b[1]}"
             key = f" {geo.name(con.key)}" if con.kind == "semi" else ""
-            lines.append(f"{COLOUR_NAMES[colour]} {a[1]} {b[1]} {con.kind} hsearch "
-                         f"[{cells} ] [ ]{key}")
+            lines.append(f"{COLOUR_NAMES[colour]} {ends} {con.kind} {source} "
+                         f"[{''.join(' ' + c for c in cells)} ] [ ]{key}")
     return lines
 
 

@@ -123,15 +123,16 @@ def parse_pairs(text: str, size: int) -> dict:
 
 
 def parse_vcs(text: str, size: int) -> list[tuple]:
-    """HexGui's parseVCList, strict: every token used, every point known."""
+    """HexGui's parseVCList, strict: every token used, and every end and carrier point a cell
+    of the board (HexGui 0.10's board has no edge fields: showing a VC to 'north' throws).
+    Returns (colour, from, to, kind, source, carrier, key) per connection."""
     tokens = text.split()
     out = []
     i = 0
     while i < len(tokens):
         colour, a, b, kind, source = tokens[i:i + 5]
         assert colour in ("black", "white") and kind in ("full", "semi") and source
-        for end in (a, b):
-            assert end in EDGES or on_board(end, size), end
+        assert on_board(a, size) and on_board(b, size), (a, b)
         assert tokens[i + 5] == "["
         j = tokens.index("]", i + 6)
         carrier = tokens[i + 6:j]
@@ -143,7 +144,7 @@ def parse_vcs(text: str, size: int) -> list[tuple]:
             i += 1
             assert key in carrier
         assert all(on_board(c, size) for c in carrier)
-        out.append((colour, a, b, kind, tuple(carrier), key))
+        out.append((colour, a, b, kind, source, tuple(carrier), key))
     return out
 
 
@@ -319,34 +320,40 @@ def test_move_values_are_the_evaluation_after_the_move(engine):
 
 # --- connections ---------------------------------------------------------------------------------
 def test_connections_between_cells_and_edges(engine):
-    # 5x5: black c2 (template II to north: c1 d1), bridge c2-d3... d3 is (3,2): c2 (2,1) + (1,1)
+    # 5x5: black c2 (template II to north: c1 d1) and d3 (a bridge from c2: d2 c3), c5
     setup(engine, ["boardsize 5", "play b c2", "play b d3", "play b c5", "play w a3"])
-    fulls = parse_vcs(engine.ok("vc-between-cells-full b c2 north"), 5)
-    assert ("black", "c2", "north", "full", ("c1", "d1"), None) in fulls
     fulls = parse_vcs(engine.ok("vc-between-cells-full b c2 d3"), 5)
-    assert ("black", "c2", "d3", "full", ("d2", "c3"), None) in fulls
-    assert all(len(vc[4]) >= 2 for vc in fulls)
-    # semi: one move joins d3's group to c5
+    assert ("black", "c2", "d3", "full", "hsearch", ("d2", "c3"), None) in fulls
+    assert all(len(vc[5]) >= 2 for vc in fulls)
+    # semi: one move joins d3 to c5
     semis = parse_vcs(engine.ok("vc-between-cells-semi b d3 c5"), 5)
-    assert semis and all(vc[3] == "semi" and vc[5] in vc[4] for vc in semis)
-    # white's edge pair, white's stone
+    assert semis and all(vc[3] == "semi" and vc[6] in vc[5] for vc in semis)
+    # an edge end is written as the cell twice, the edge in the source field
+    fulls = parse_vcs(engine.ok("vc-between-cells-full b c2 north"), 5)
+    assert ("black", "c2", "c2", "full", "to-north", ("c1", "d1"), None) in fulls
+    assert parse_vcs(engine.ok("vc-between-cells-full b north c2"), 5) == fulls
     assert parse_vcs(engine.ok("vc-between-cells-full w a3 west"), 5) == [
-        ("white", "a3", "west", "full", (), None)]
-    # to the edges (HexGui 0.10 cannot select an edge): one cell, or edge to edge
+        ("white", "a3", "a3", "full", "to-west", (), None)]
+    # the menu's edge views (HexGui 0.10 cannot select an edge): one cell, or edge to edge
     to_edges = parse_vcs(engine.ok("hexengine-vc-edges b c2"), 5)
-    assert ("black", "c2", "north", "full", ("c1", "d1"), None) in to_edges
-    assert {vc[2] for vc in to_edges} <= {"north", "south"}
-    kinds = [vc[3] for vc in to_edges if vc[2] == "north"]
+    assert ("black", "c2", "c2", "full", "to-north", ("c1", "d1"), None) in to_edges
+    assert {vc[4] for vc in to_edges} <= {"to-north", "to-south"}
+    kinds = [vc[3] for vc in to_edges if vc[4] == "to-north"]
     assert kinds == sorted(kinds)  # full ones first
-    assert all(vc[1:3] == ("north", "south") for vc in
-               parse_vcs(engine.ok("hexengine-vc-edges b"), 5))
-    assert parse_vcs(engine.ok("hexengine-vc-edges w a3"), 5)[0][:5] == (
-        "white", "a3", "west", "full", ())
+    for vc in parse_vcs(engine.ok("hexengine-vc-edges b"), 5):
+        assert vc[4] == "north-south" and vc[1] == vc[2] and vc[1] in vc[5]
     # two stones of one group: joined, nothing to hold
     engine.ok("play b d2")
     assert parse_vcs(engine.ok("vc-between-cells-full b c2 d3"), 5) == [
-        ("black", "c2", "d3", "full", (), None)]
+        ("black", "c2", "d3", "full", "hsearch", (), None)]
     assert engine.ok("vc-between-cells-semi b c2 d3") == ""
+
+
+def test_edge_to_edge_connection_of_a_won_position(engine):
+    # 5x5: black c1 c2 c3 c4 with c5 and b5 empty: a full edge-to-edge connection {b5, c5}
+    setup(engine, ["boardsize 5", "play b c1", "play b c2", "play b c3", "play b c4"])
+    vcs = parse_vcs(engine.ok("hexengine-vc-edges b"), 5)
+    assert ("black", "b5", "b5", "full", "north-south", ("b5", "c5"), None) in vcs
 
 
 def test_connection_and_try_move_bad_input_is_refused_and_changes_nothing(engine):
