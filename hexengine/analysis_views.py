@@ -17,7 +17,6 @@ from .evaluation import resistance, two_distance
 from .evaluation.shortest_path import NO_PATH, path_cells
 from .geometry import Geometry
 from .knowledge import vc
-from .knowledge.vc import EDGE_GOAL, EDGE_START
 
 
 @dataclass
@@ -160,8 +159,8 @@ def move_value_map(geo: Geometry, stones: list, colour: int,
 def connections_between(geo: Geometry, stones: list, colour: int, a: int,
                         b: int) -> list[Connection]:
     """``colour``'s full connections, then its semi connections, between two nodes (a cell,
-    any stone of an own group, or ``EDGE_START``/``EDGE_GOAL``), smallest carriers first, from
-    one H-search build.  Two stones of one group are joined by a full connection with an
+    any stone of an own group, or ``vc.EDGE_START``/``vc.EDGE_GOAL``), smallest carriers first,
+    from one H-search build.  Two stones of one group are joined by a full connection with an
     empty carrier.  Between two empty cells H-search keeps only the base connections."""
     conns = vc.build(geo, stones, colour)
     if conns.node(a) == conns.node(b):
@@ -192,5 +191,3 @@ def try_move(geo: Geometry, stones: list, colour: int, cell: int,
         (shortest_paths(geo, after, 0), shortest_paths(geo, after, 1)),
         float(evaluate(geo, list(stones), colour)), float(evaluate(geo, after, colour)))
 
-
-EDGE_IDS = (EDGE_START, EDGE_GOAL)

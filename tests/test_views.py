@@ -14,7 +14,6 @@ HexGui's readers mirrored here (hexgui.gui.HexGui / hexgui.util.StringUtils, 0.1
 """
 import re
 import subprocess
-import time
 from collections import deque
 
 import pytest
@@ -245,7 +244,7 @@ def test_replies_have_one_start_and_no_empty_line_on_plain_pipes():
         assert not any(line.startswith(("=", "?")) for line in block.split("\n")[1:]), cmd
 
 
-# --- shortest paths -------------------------------------------------------------------------------
+# --- shortest paths -----------------------------------------------------------------------------
 def test_shortest_paths_agree_with_an_independent_search(mid):
     stones = stones_of(mid)
     for colour, mark in (("b", "X"), ("w", "O")):
@@ -277,7 +276,7 @@ def test_a_lone_path_cell_is_on_every_shortest_path(engine):
     assert "1 empty cells to connect" in status and "b2 (green)" in status
 
 
-# --- maps -------------------------------------------------------------------------------------------
+# --- maps ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("kind", ["current", "two-distance", "move-value"])
 def test_maps_shade_the_values_they_list(mid, kind):
     stones = stones_of(mid)
@@ -318,7 +317,7 @@ def test_move_values_are_the_evaluation_after_the_move(engine):
     assert status.endswith(f"now {now:+.2f}")
 
 
-# --- connections ---------------------------------------------------------------------------------
+# --- connections --------------------------------------------------------------------------------
 def test_connections_between_cells_and_edges(engine):
     # 5x5: black c2 (template II to north: c1 d1) and d3 (a bridge from c2: d2 c3), c5
     setup(engine, ["boardsize 5", "play b c2", "play b d3", "play b c5", "play w a3"])
@@ -417,7 +416,7 @@ def test_try_move_reports_the_change_and_keeps_the_board(engine):
     assert "black wins with d5" in parse_gfx(engine.ok("hexengine-try-move b d5"), 7)[2]
 
 
-# --- principal variation and scores in HexGui's forms ------------------------------------------------
+# --- principal variation and scores in HexGui's forms -------------------------------------------
 def test_pv_and_scores_follow_the_board(engine):
     setup(engine, ["boardsize 7", "play b d4"])
     assert engine.ok("hexengine-pv") == "" and engine.ok("hexengine-scores") == ""
@@ -437,7 +436,7 @@ def test_pv_and_scores_follow_the_board(engine):
     assert engine.ok("hexengine-pv") == "" and engine.ok("hexengine-scores") == ""
 
 
-# --- live search graphics -----------------------------------------------------------------------------
+# --- live search graphics -----------------------------------------------------------------------
 def run_session(lines, *args, timeout=60) -> str:
     return subprocess.run(engine_command() + ["--quiet", *args], input="\n".join(lines) + "\n",
                           capture_output=True, text=True, timeout=timeout).stdout
@@ -511,7 +510,7 @@ def test_live_gfx_from_the_command_line_without_iterations():
     assert blocks[0].split()[2:4] == ["W", replies[-1][2:]]
 
 
-# --- parameters ---------------------------------------------------------------------------------------
+# --- parameters ---------------------------------------------------------------------------------
 def test_param_hexengine_lists_every_command_line_setting_with_its_type(engine):
     listed = {}
     for line in engine.ok("param_hexengine").split("\n"):
