@@ -58,24 +58,30 @@ def _stdin_lines() -> Iterator[bytes]:
               help="Vary the choice among the best-ordered root moves.")
 @click.option("--knowledge/--no-knowledge", default=Settings.knowledge, show_default=True,
               help="Fill-in, virtual connections and mustplay (off: the plain search).")
-@click.option("--swap/--no-swap", default=False, show_default=True,
+@click.option("--swap/--no-swap", "allow_swap", default=False, show_default=True,
               help="Allow the swap rule (same as param_game allow_swap 1).")
 @click.option("--swap-style", type=click.Choice(SWAP_STYLES), default="swap-pieces",
               show_default=True, help="How genmove answers when it swaps.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
               default=None, help="Write search logs to FILE instead of stderr.")
 @click.option("--quiet", is_flag=True, help="No search logs at all.")
+@click.option("--live-gfx/--no-live-gfx", default=False, show_default=True,
+              help="During genmove, write a gogui-gfx block (PV, root scores, depth) after "
+              "every finished iteration, for HexGui; never for match controllers.")
 def main(max_time: float, evaluation: str, algorithm: str, max_depth: int, width: int,
-         ordering: str, seed: int, randomize: bool, knowledge: bool, swap: bool,
-         swap_style: str, log_file: Optional[str], quiet: bool) -> None:
-    """Hex engine speaking HTP (GTP for Hex) on stdin/stdout."""
+         ordering: str, seed: int, randomize: bool, knowledge: bool, allow_swap: bool,
+         swap_style: str, log_file: Optional[str], quiet: bool, live_gfx: bool) -> None:
+    """Hex engine speaking HTP (GTP for Hex) on stdin/stdout.
+
+    Every option is also an engine parameter (param_hexengine, same name with
+    underscores: --time is max_time, --eval evaluation, --depth max_depth, --swap
+    allow_swap, --log log_file)."""
     settings = Settings(algorithm=algorithm, evaluation=evaluation, max_time=max_time,
                         max_depth=max_depth, width=width, ordering=ordering, seed=seed,
                         randomize=randomize, knowledge=knowledge)
-    log = open(log_file, "a", encoding="utf-8") if log_file else sys.stderr
-    if quiet:
-        import io
-        log = io.StringIO()
-    engine = Engine(settings, allow_swap=swap, log=log, swap_style=swap_style)
-    status = Session(engine.handle, _stdin_lines(), sys.stdout).run()
+    engine = Engine(settings, allow_swap=allow_swap, log=sys.stderr, swap_style=swap_style,
+                    live_gfx=live_gfx, log_file=log_file, quiet=quiet)
+    session = Session(engine.handle, _stdin_lines(), sys.stdout)
+    engine.gfx_out = session.send_gfx
+    status = session.run()
     sys.exit(status)

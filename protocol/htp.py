@@ -56,6 +56,13 @@ def format_reply(ok: bool, text: str, cmd_id: Optional[str] = None) -> str:
     return head + "\n\n"
 
 
+def format_gfx(text: str) -> str:
+    """A live-graphics block as HexGui reads it before a reply: a ``gogui-gfx:`` line, the
+    block's lines (blank ones dropped: an empty line ends the block) and one empty line."""
+    lines = [line.rstrip() for line in text.strip().split("\n") if line.strip()]
+    return "gogui-gfx:\n" + "".join(line + "\n" for line in lines) + "\n"
+
+
 def is_interrupt(line: str) -> bool:
     """HexGui writes ``# interrupt`` to stop the running command."""
     stripped = line.strip()
@@ -94,6 +101,15 @@ class Session:
             pass
         finally:
             self._queue.put(None)
+
+    def send_gfx(self, text: str) -> None:
+        """Write a live-graphics block now (from the running command's thread, so it comes
+        before that command's reply)."""
+        try:
+            self.outfile.write(format_gfx(text))
+            self.outfile.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
 
     def run(self) -> int:
         """Serve commands; returns the exit status (0)."""

@@ -78,8 +78,9 @@ def test_genmove_logs_search_to_stderr_log(make_engine, tmp_path):
     text = log.read_text()
     for word in ("depth", "nodes", "nps", "score", "pv"):
         assert word in text
-    pv = engine.ok("hexengine-pv").split()
-    assert pv[0] == "b" and len(pv) >= 2
+    info = engine.ok("hexengine-info")
+    pv = engine.ok("hexengine-pv").split()  # from the current position: genmove's move left out
+    assert info.split(" pv ")[1].split()[1:] == pv
     scores = engine.ok("hexengine-scores").split()
     assert len(scores) >= 2 and len(scores) % 2 == 0
 

@@ -126,18 +126,22 @@ def test_hexgui_analyze_commands_all_answer(engine):
     engine.ok("boardsize 7")
     # HexGui replaces %m by the colour to move (b or w) before sending; the solver's
     # commands are left to tests/test_solver.py (on 7×7 they run to solver_time)
-    commands = [line.split("/")[2].replace("%m", "b")
+    # (and %p by the selected cell, %P by the selected cells: here an empty cell, then
+    # black's stone and its edge; tests/test_views.py checks every view's reply)
+    commands = [line.split("/")[2].replace("%m", "b").replace("%p", "a1")
+                .replace("%P", "d4 north")
                 for line in engine.ok("hexgui-analyze_commands").split("\n")
                 if "/dfpn-" not in line]
+    engine.ok("play b d4")
     for cmd in commands:
         engine.ok(cmd)  # before any search
-    engine.ok("play b d4")
     move = engine.ok("genmove w")
     for cmd in commands:
         text = engine.ok(cmd)
         assert "\n\n" not in text
+    # the PV from the current position on (HexGui's var type: cells, the mover first)
     pv = engine.ok("hexengine-pv").split()
-    assert pv[:2] == ["w", move]
+    assert engine.ok("hexengine-info").split(" pv ")[1].split() == [move] + pv
 
 
 # --- full games ----------------------------------------------------------------------------

@@ -270,3 +270,16 @@ def _score(r_own: float, r_opp: float) -> float:
     if math.isinf(r_opp):
         return CLAMP
     return max(-CLAMP, min(CLAMP, math.log(r_opp / r_own)))
+
+
+def cell_currents(geo: Geometry, stones: list, colour: int) -> tuple[float, float,
+                                                                     dict[int, float]]:
+    """(resistance of ``colour``, resistance of its opponent, current through each empty
+    cell): the current is the sum over both circuits, each carrying a unit current, so a
+    cell's value lies in [0, 2] (the measure the ``current`` move order ranks by)."""
+    r_own, r_opp, energy = _resistances(geo, stones, colour, flows=True)
+    *_, cells, nbytes, _ = _tables(geo)
+    empty = geo.mask & ~(stones[0] | stones[1])
+    # a cell's energy counts the current of every link at it: what flows in and out again
+    return r_own, r_opp, {int(cell): float(e) / 2.0 for cell, e in zip(cells, energy)
+                          if (empty >> int(cell)) & 1}

@@ -120,3 +120,25 @@ def evaluate(geo: Geometry, stones: list, colour: int) -> float:
     own_p, own_n = _value(geo, stones, colour, empty)
     opp_p, opp_n = _value(geo, stones, 1 - colour, empty)
     return float(opp_p - own_p) + 0.5 * (own_n - opp_n) / (own_n + opp_n + 1)
+
+
+def potentials(geo: Geometry, stones: list, colour: int) -> dict[int, int]:
+    """Each empty cell's two-distance potential for ``colour``: its two-distance to the start
+    edge plus its two-distance to the goal edge (both sides grown to the end).  Cells that
+    cannot reach both edges are left out; the smallest value is the one ``evaluate`` uses."""
+    empty = geo.mask & ~(stones[0] | stones[1])
+    own = stones[colour]
+    s = geo.stride
+    sides: list[dict[int, int]] = []
+    for edge in geo.edges[colour]:
+        state = _side(s, own, empty, edge, geo.flood)
+        dist: dict[int, int] = {}
+        layer, k = state[0], 1
+        while layer:
+            for cell in geo.iter_bits(layer):
+                dist[cell] = k
+            layer = _grow(s, own, empty, state)
+            k += 1
+        sides.append(dist)
+    start, goal = sides
+    return {cell: d + goal[cell] for cell, d in start.items() if cell in goal}

@@ -217,6 +217,11 @@ class Connections:
         a, b = self.node(a), self.node(b)
         return list(self.semis.get(self._key(a, b), ()))
 
+    def semi_keyed(self, a: int, b: int) -> list[tuple[int, int]]:
+        """(key cell, carrier) of every semi connection kept between two nodes."""
+        k = self._key(self.node(a), self.node(b))
+        return list(zip(self.semi_keys.get(k, ()), self.semis.get(k, ())))
+
     def count(self) -> tuple[int, int]:
         """(full carriers, semi carriers) kept."""
         return (sum(len(v) for v in self.fulls.values()),
