@@ -276,8 +276,11 @@ def cell_currents(geo: Geometry, stones: list, colour: int) -> tuple[float, floa
                                                                      dict[int, float]]:
     """(resistance of ``colour``, resistance of its opponent, current through each empty
     cell): the current is the sum over both circuits, each carrying a unit current, so a
-    cell's value lies in [0, 2] (the measure the ``current`` move order ranks by)."""
-    r_own, r_opp, energy = _resistances(geo, stones, colour, flows=True)
+    cell's value lies in [0, 2] (the measure the ``current`` move order ranks by, in its
+    circuit; the resistances are the evaluation's)."""
+    r_own, r_opp = _resistances(geo, stones, colour)
+    *_, energy = _resistances(geo, stones, colour, flows=True, reach=ORDER_REACH,
+                              edge_reach=ORDER_EDGE_REACH)
     *_, cells, nbytes, _ = _tables(geo)
     empty = geo.mask & ~(stones[0] | stones[1])
     # a cell's energy counts the current of every link at it: what flows in and out again
