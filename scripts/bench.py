@@ -23,14 +23,15 @@ from hexengine.knowledge import inferior  # noqa: E402
 from hexengine.search import Searcher  # noqa: E402
 
 
-def positions(size: int, count: int, seed: int = 2026) -> list[Board]:
+def positions(size: int, count: int, seed: int = 2026, fill: float = 0.3) -> list[Board]:
+    """``count`` seeded random boards with ``fill`` of the cells taken, none decided."""
     rng = random.Random(seed + size)
     out = []
     while len(out) < count:
         board = Board(size)
         cells = list(board.geo.cells)
         rng.shuffle(cells)
-        for cell in cells[: int(len(cells) * 0.3)]:
+        for cell in cells[: int(len(cells) * fill)]:
             board.play(cell)
         if board.winner() is None:
             out.append(board)
@@ -112,6 +113,31 @@ def vc_table(sizes: list[int], count: int) -> None:
     print()
 
 
+def default_table(sizes: list[int], count: int, seconds: float) -> None:
+    """Markdown rows: what the default player's search (knowledge, width, resistance) does
+    with ``seconds`` per position: depth reached and nodes/s, median over the positions."""
+    import statistics
+    from hexengine.player import Settings
+
+    s = Settings()
+    print(f"the default search (knowledge, width {s.width}, {s.evaluation}) with {seconds:g} s "
+          "per position, 10 % of the cells filled (an opening; at 30 % random boards are "
+          "mostly decided by connections at the root), median:\n")
+    print("| size | positions | depth | nodes | nodes/s |")
+    print("|---|---|---|---|---|")
+    for size in sizes:
+        depths, nodes, nps = [], [], []
+        for board in positions(size, count, fill=0.1):
+            searcher = Searcher(s.evaluation, width=s.width, knowledge=s.knowledge)
+            result = searcher.search(board, board.to_move, time.monotonic() + seconds)
+            depths.append(result.depth)
+            nodes.append(result.nodes)
+            nps.append(result.nps)
+        print(f"| {size}x{size} | {count} | {statistics.median(depths):g} | "
+              f"{statistics.median(nodes):,.0f} | {statistics.median(nps):,.0f} |")
+    print()
+
+
 @click.command()
 @click.option("--sizes", default="7,9,11,13", show_default=True)
 @click.option("--positions", "count", default=10, show_default=True)
@@ -122,12 +148,18 @@ def vc_table(sizes: list[int], count: int) -> None:
               help="Timings per figure; the best is reported.")
 @click.option("--vc", "vc_only", is_flag=True,
               help="Only the virtual-connection table (build and update times).")
+@click.option("--default-search", "default_seconds", type=float, default=None,
+              help="Only the default search's depth and nodes/s with this many seconds "
+                   "per position.")
 def main(sizes: str, count: int, repeat: int, depth: int, width: int, trials: int,
-         vc_only: bool) -> None:
+         vc_only: bool, default_seconds: float | None) -> None:
     """Print Markdown tables of evaluation cost and search speed."""
     size_list = [int(s) for s in sizes.split(",")]
     if vc_only:
         vc_table(size_list, count)
+        return
+    if default_seconds is not None:
+        default_table(size_list, count, default_seconds)
         return
     boards = {size: positions(size, count) for size in size_list}
     names = sorted(EVALUATIONS)
