@@ -156,8 +156,12 @@ class ResultStore:
         with open(self.path, "w", encoding="utf-8") as f:
             f.writelines(good_lines)
 
-    def add(self, result: GameResult) -> None:
+    def add(self, result: GameResult) -> bool:
+        """Write a finished game; False (nothing written) if that game is already there."""
         r = self.config.rules
+        with self._lock:
+            if result.game in self.results:
+                return False
         result.sgf = f"game-{result.game + 1:05d}.sgf"
         with open(os.path.join(self.out_dir, result.sgf), "w", encoding="utf-8") as f:
             f.write(result.sgf_text(r.width, r.height))
@@ -168,6 +172,7 @@ class ResultStore:
                 f.flush()
                 os.fsync(f.fileno())
             self.results[result.game] = result
+        return True
 
     def all(self) -> list[GameResult]:
         with self._lock:
@@ -252,16 +257,23 @@ class Match:
                 result = referee.play(spec, self.stop.is_set)
                 if result is None or self.stop.is_set():
                     break
-                with self._record_lock:
-                    self.store.add(result)
-                    if self.on_result is not None:
-                        self.on_result(result, self.store.all())
-                    decided = self._decided()
-                if decided:
-                    self.stopped_by_sprt = True
-                    self.stop.set()
+                if self.record(result):
                     for other in self._pools:
                         if other is not pool:
                             other.kill_all()
         finally:
             pool.close_all()
+
+    def record(self, result: GameResult) -> bool:
+        """Keep a finished game and report it; True when the SPRT has now decided (the
+        match is then stopped)."""
+        with self._record_lock:
+            if not self.store.add(result):
+                return False
+            if self.on_result is not None:
+                self.on_result(result, self.store.all())
+            decided = self._decided()
+        if decided:
+            self.stopped_by_sprt = True
+            self.stop.set()
+        return decided
