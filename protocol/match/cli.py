@@ -244,11 +244,23 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
     except MatchError as exc:
         failure = str(exc)
         results = match.store.all()
+    try:
+        _report(match, config, results, openings, out_dir, interrupted, failure)
     finally:
         if client is not None:
             from .cluster import closing
             closing(client)
-    progress.finish()
+
+
+def _report(match: Match, config: MatchConfig, results: list[GameResult], openings: str,
+            out_dir: str, interrupted: bool, failure: Optional[str]) -> None:
+    """Write and print the summary; exit 130 after Ctrl-C, 1 when games were lost."""
+    names = list(config.engines)
+    r = config.rules
+    width, height, move_time, swap, sprt_config = r.width, r.height, r.time, r.swap, config.sprt
+    progress = match.on_result
+    if isinstance(progress, Progress):
+        progress.finish()
     title = (f"{' vs '.join(names)}: {len(results)} of {len(config.schedule())} games, "
              f"{width}x{height}, {move_time:g} s/move, openings {openings}"
              + (", swap" if swap else ""))

@@ -162,7 +162,10 @@ class ClusterMatch(Match):
 
 
 def closing(client) -> None:
-    """Close the client without waiting long for a scheduler that is gone."""
+    """Close the client; one that lost its scheduler is left to the process exit (closing
+    it would wait out its reconnection attempts)."""
+    if client.status != "running":
+        return
     try:
         client.close(timeout=2)
     except Exception:  # the scheduler may be gone: there is nothing left to close cleanly
