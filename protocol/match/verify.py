@@ -108,6 +108,15 @@ def check_record(data: object, spec: GameSpec, rules: Rules) -> GameResult:
     if (claimed.winner, claimed.loser) != (players[winner_colour], players[1 - winner_colour]):
         raise RecordError(f"{where}: {claimed.winner_colour} was {players[winner_colour]}, "
                           f"not {claimed.winner!r}")
+    totals = claimed.seconds if isinstance(claimed.seconds, dict) else {}
+    for name, used in seconds.items():
+        given = totals.get(name)
+        moved = sum(1 for m in moves if m["by"] == name)
+        if (isinstance(given, bool) or not isinstance(given, Real)
+                or abs(given - used) > 0.0005 * moved + 0.001):
+            raise RecordError(f"{where}: {name} thought {given!r} s in all, its moves add up "
+                              f"to {used:.3f} s")
+        seconds[name] = given  # the referee's sum of unrounded times
     return GameResult(
         game=spec.index, black=spec.black, white=spec.white, opening=list(spec.opening),
         opening_index=spec.opening_index, size=f"{rules.width}x{rules.height}",
