@@ -210,7 +210,7 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
         click.echo("note: on a non-square board a swap exchanges the engines' colours "
                    "(swap-sides)", err=True)
     rules = Rules(width, height, move_time, grace, swap)
-    config = MatchConfig(engines, rules, opening_list, games, init, sprt_config)
+    config = MatchConfig(engines, rules, opening_list, games, init, sprt_config, openings)
     names = list(engines)
     if out_dir is None:
         out_dir = os.path.join("matches", "-".join(names) + f"-{width}x{height}")
@@ -231,6 +231,9 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
             closing(client)
         raise click.ClickException(str(exc)) from None
     progress.start_done = len(match.store.results)
+    if match.store.extended_from is not None:  # said even with --quiet: the match changed
+        click.echo(f"extending {out_dir} from {match.store.extended_from} to {games} games "
+                   f"per pair", err=True)
     if progress.start_done and not quiet:
         click.echo(f"resuming {out_dir}: {progress.start_done} games already played", err=True)
     interrupted = False
