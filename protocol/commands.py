@@ -94,6 +94,7 @@ class Engine:
         self.log = log
         self.last: Optional[SearchResult] = None
         self.last_colour = BLACK
+        self.setup_moves = 0  # the loaded game's setup stones, which undo cannot take back
 
     # --- dispatch -------------------------------------------------------------------------
     def handle(self, cmd: Command) -> str:
@@ -116,6 +117,7 @@ class Engine:
 
     def _new_board(self, width: int, height: int) -> None:
         self.board = Board(width, height, allow_swap=self.allow_swap)
+        self.setup_moves = 0
         self.clock.reset()
         self.last = None
         self.player.reset()
@@ -260,6 +262,8 @@ def _reg_genmove(engine: Engine, args: list[str]) -> str:
 
 @command("undo")
 def _undo(engine: Engine, args: list[str]) -> str:
+    if engine.setup_moves and len(engine.board.history) <= engine.setup_moves:
+        raise HtpError("cannot undo: only the setup stones of the loaded game are left")
     try:
         engine.board.undo()
     except IndexError:
@@ -320,8 +324,11 @@ def _loadsgf(engine: Engine, args: list[str]) -> str:
         board = game.to_board(allow_swap=True, limit=limit)
     except sgf.SgfError as exc:
         raise HtpError(f"cannot load {args[0]}: {exc}") from None
-    board.allow_swap = engine.allow_swap or any(m < 0 for _, m in board.history)
+    # a game that was swapped was played with the swap rule: so is its continuation
+    engine.allow_swap = engine.allow_swap or game.swapped()
+    board.allow_swap = engine.allow_swap
     engine.board = board
+    engine.setup_moves = len(game.setup)
     engine.clock.reset()
     engine.last = None
     engine.player.reset()
