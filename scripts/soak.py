@@ -58,6 +58,7 @@ def play_game(engine: EngineProcess, size: int, plies: int, move_time: float, gr
               rng: random.Random) -> int:
     """One game from a random opening; returns the number of engine moves."""
     engine.ok("clear_board")
+    engine.send(f"time_settings 0 {move_time:g} 1")  # as hex-match: --time per move
     board = Board(size, size)
     for cell in opening(board, plies, rng):
         colour = board.to_move
@@ -67,6 +68,7 @@ def play_game(engine: EngineProcess, size: int, plies: int, move_time: float, gr
     while board.winner() is None:
         colour = board.to_move
         word = COLOUR_NAMES[colour][0]
+        engine.send(f"time_left {word} {move_time:g} 1")
         ok, text = engine.send(f"genmove {word}", move_time + grace)
         if not ok:
             raise Failure(f"genmove {word} refused: {text}")
@@ -92,7 +94,7 @@ def play_game(engine: EngineProcess, size: int, plies: int, move_time: float, gr
 @click.option("--games", type=click.IntRange(min=1), default=500, show_default=True)
 @click.option("--size", type=click.IntRange(2, 19), default=9, show_default=True)
 @click.option("--time", "move_time", type=float, default=0.05, show_default=True,
-              help="Seconds per move (sent as the engine's --time).")
+              help="Seconds per move (time_settings 0 S 1 and time_left C S 1, as hex-match).")
 @click.option("--grace", type=float, default=2.0, show_default=True,
               help="Seconds beyond --time before a genmove counts as hung.")
 @click.option("--opening-plies", type=click.IntRange(min=0), default=2, show_default=True)
@@ -106,7 +108,6 @@ def main(command: Optional[str], games: int, size: int, move_time: float, grace:
     """One engine process, many games in a row: every move legal, memory flat?"""
     if command is None:
         command = shlex.join([sys.executable, "-m", "hexengine", "--quiet"])
-    command += f" --time {move_time:g}"
     engine = EngineProcess(command, "soak")
     rng = random.Random(seed)
     figures: dict = {"command": command, "games": games, "size": size, "time": move_time,
