@@ -224,6 +224,33 @@ def test_sprt_stops_a_cluster_match(cluster, tmp_path):
     assert "accept H1" in proc.stdout and "Stopped early" in proc.stdout
 
 
+def _most_games_at_once(trace) -> int:
+    """From an engine trace: the most games that were under way at the same moment (a game
+    is a run of one worker's genmoves with the stones growing)."""
+    games: dict[int, list[list[float]]] = {}  # worker -> [start, end] of each game
+    last: dict[int, int] = {}
+    for line in trace.read_text().splitlines():
+        ppid, stones, when = int(line.split()[0]), int(line.split()[1]), float(line.split()[2])
+        if ppid not in last or stones <= last[ppid]:
+            games.setdefault(ppid, []).append([when, when])
+        games[ppid][-1][1] = when
+        last[ppid] = stones
+    spans = [span for spans in games.values() for span in spans]
+    return max(sum(1 for s in spans if s[0] <= t <= s[1]) for t, _ in spans)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_jobs_caps_the_games_in_flight(cluster, tmp_path, jobs):
+    trace = tmp_path / "genmoves.txt"
+    proc = run_match(tmp_path / "out", "--engine", f"a={slow_engine(0.03, trace)}",
+                     "--engine", f"b={slow_engine(0.03, trace)}", "--size", "4",
+                     "--games", "4", "--time", "0.5", "--jobs", str(jobs),
+                     "--cluster", cluster.address)
+    assert proc.returncode == 0, proc.stderr
+    assert len(results(tmp_path / "out")) == 4
+    assert _most_games_at_once(trace) == jobs
+
+
 def test_a_worker_killed_mid_game_loses_only_that_game(own_cluster, tmp_path):
     trace = tmp_path / "genmoves.txt"
     out = tmp_path / "match"
@@ -236,7 +263,7 @@ def test_a_worker_killed_mid_game_loses_only_that_game(own_cluster, tmp_path):
     deadline = time.monotonic() + 30
     while True:  # wait until the victim is early in a game, then kill it
         moves = [line.split() for line in trace.read_text().splitlines()]
-        last = [int(stones) for ppid, stones in moves if int(ppid) == victim.pid][-1:]
+        last = [int(stones) for ppid, stones, _ in moves if int(ppid) == victim.pid][-1:]
         if last and 2 <= last[0] <= 6:
             break
         assert time.monotonic() < deadline and proc.poll() is None
