@@ -32,6 +32,8 @@ def zobrist_keys(max_index: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if keys is None:
         rng = random.Random(0x4E58 + max_index)
         keys = tuple(tuple(rng.getrandbits(64) for _ in range(max_index)) for _ in range(2))
+        if len(_ZOBRIST) >= 64:  # one table per board layout: a cap, as for geometry()
+            _ZOBRIST.clear()
         _ZOBRIST[max_index] = keys  # type: ignore[assignment]
     return keys  # type: ignore[return-value]
 

@@ -542,6 +542,8 @@ def centre_order(geo) -> tuple[list[int], list[int]]:
         rank = [0] * geo.max_index
         for i, cell in enumerate(order):
             rank[cell] = i
+        if len(_CENTRE) >= 64:  # one entry per board size: capped like geometry()
+            _CENTRE.clear()
         _CENTRE[key] = (order, rank)
     return _CENTRE[key]
 

@@ -1,7 +1,8 @@
 """Reading and writing Hex games as SGF, in the dialect HexGui uses (FF[4] GM[11]).
 
 Moves are cell names (``B[c3]``), ``swap-pieces``/``swap-sides`` and ``resign``; the size is
-``SZ[n]`` or ``SZ[w:h]``; setup stones are ``AB``/``AW``.  Only the main line is read.
+``SZ[n]`` or ``SZ[w:h]``; setup stones are ``AB``/``AW``, and ``AE`` takes setup stones
+off again.  Only the main line is read.
 """
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ class SgfGame:
     setup: list[tuple[int, str]] = field(default_factory=list)
     moves: list[tuple[int, str]] = field(default_factory=list)
     properties: dict[str, str] = field(default_factory=dict)
+
+    def swapped(self) -> bool:
+        """Whether a move of the game is a swap (so it was played with the swap rule)."""
+        return any(_move_text(name) in ("swap-pieces", "swap-sides") for _, name in self.moves)
 
     def to_board(self, allow_swap: bool = True, limit: Optional[int] = None) -> Board:
         """Replay setup and the first ``limit`` moves (all if None); resign ends the replay."""
@@ -110,12 +115,24 @@ def parse(text: str) -> SgfGame:
             elif key in ("AB", "AW"):
                 colour = BLACK if key == "AB" else WHITE
                 game.setup.extend((colour, v.strip()) for v in values)
+            elif key == "AE":
+                _remove_setup(game, values)
             elif key in ("B", "W"):
                 colour = BLACK if key == "B" else WHITE
                 game.moves.append((colour, values[0].strip() if values else ""))
             elif values:
                 game.properties.setdefault(key, values[0])
     return game
+
+
+def _remove_setup(game: SgfGame, values: list[str]) -> None:
+    """``AE``: take the named cells' setup stones off; a played move cannot be removed."""
+    for value in values:
+        cell = _move_text(value)
+        if any(_move_text(name) == cell for _, name in game.moves):
+            raise SgfError(f"AE[{value.strip()}] removes a played move: only setup stones "
+                           f"can be removed")
+        game.setup = [(c, name) for c, name in game.setup if _move_text(name) != cell]
 
 
 def _parse_size(value: str) -> tuple[int, int]:

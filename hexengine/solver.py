@@ -119,6 +119,8 @@ class SimpleKnowledge:
 
             order = sorted(geo.cells, key=dist)
             rank = {cell: i for i, cell in enumerate(order)}
+            if len(self._centre) >= 64:  # one entry per board size: capped like geometry()
+                self._centre.clear()
             self._centre[key] = rank
         return rank
 
@@ -302,6 +304,8 @@ class Solver:
             rot = tuple(tuple(z[last - i] if 0 <= last - i < geo.max_index else 0
                               for i in range(geo.max_index)) for z in zob)
             tables = (zob, rot, last)
+            if len(self._tables) >= 64:  # one entry per board layout: capped like geometry()
+                self._tables.clear()
             self._tables[geo.max_index] = tables
         self.zob, self.zrot, self.last = tables
         h = hr = 0

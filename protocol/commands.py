@@ -8,6 +8,7 @@ leaves the board exactly as it was.
 """
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from typing import Callable, Optional, TextIO
@@ -142,8 +143,8 @@ class Engine:
         if quiet:
             if stream is not self._default_log:
                 stream.close()
-            import io
-            stream = io.StringIO()
+            # nowhere: an in-memory buffer grew by about 10 KB a game (scripts/soak.py)
+            stream = open(os.devnull, "w", encoding="utf-8")
         old = self.log
         self.log, self.log_file, self.quiet = stream, log_file, quiet
         if old is not stream and old is not self._default_log:
@@ -151,6 +152,7 @@ class Engine:
                 old.close()
             except (OSError, ValueError):
                 pass
+        self.setup_moves = 0  # the loaded game's setup stones, which undo cannot take back
 
     # --- dispatch -------------------------------------------------------------------------
     def handle(self, cmd: Command) -> str:
@@ -173,6 +175,7 @@ class Engine:
 
     def _new_board(self, width: int, height: int) -> None:
         self.board = Board(width, height, allow_swap=self.allow_swap)
+        self.setup_moves = 0
         self.clock.reset()
         self.last = None
         self.player.reset()
@@ -354,6 +357,8 @@ def _reg_genmove(engine: Engine, args: list[str]) -> str:
 
 @command("undo")
 def _undo(engine: Engine, args: list[str]) -> str:
+    if engine.setup_moves and len(engine.board.history) <= engine.setup_moves:
+        raise HtpError("cannot undo: only the setup stones of the loaded game are left")
     try:
         engine.board.undo()
     except IndexError:
@@ -414,8 +419,11 @@ def _loadsgf(engine: Engine, args: list[str]) -> str:
         board = game.to_board(allow_swap=True, limit=limit)
     except sgf.SgfError as exc:
         raise HtpError(f"cannot load {args[0]}: {exc}") from None
-    board.allow_swap = engine.allow_swap or any(m < 0 for _, m in board.history)
+    # a game that was swapped was played with the swap rule: so is its continuation
+    engine.allow_swap = engine.allow_swap or game.swapped()
+    board.allow_swap = engine.allow_swap
     engine.board = board
+    engine.setup_moves = len(game.setup)
     engine.clock.reset()
     engine.last = None
     engine.player.reset()

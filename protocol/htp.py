@@ -39,7 +39,7 @@ def parse_line(line: str) -> Optional[Command]:
         return None
     words = line.split()
     cmd_id = None
-    if words[0].isdigit():
+    if words[0].isascii() and words[0].isdigit():  # '²' is a digit to Python, not to HTP
         cmd_id = words.pop(0)
         if not words:
             return Command("", [], cmd_id)
@@ -51,8 +51,10 @@ def format_reply(ok: bool, text: str, cmd_id: Optional[str] = None) -> str:
     lines = [line.rstrip() for line in text.rstrip().split("\n")]
     rest = [line for line in lines[1:] if line.strip()]
     head = ("=" if ok else "?") + (cmd_id or "")
-    if lines[0] or rest:
+    if lines[0]:
         head += " " + "\n".join([lines[0]] + rest)
+    elif rest:  # the text starts on a line of its own (showboard): no space after '='
+        head += "\n" + "\n".join(rest)
     return head + "\n\n"
 
 

@@ -618,6 +618,25 @@ def test_ids_comments_blank_lines_and_spacing(engine):
     assert not ok and cmd_id == "15"
 
 
+def test_command_ids_are_ascii_digits_only():
+    # '²' (superscript two) and '٣' (Arabic-Indic three) are digits to Python, not to HTP:
+    # a line starting with them is an unknown command, answered without an id
+    out, status = run_raw("² name\n²name\n٣ name\n²\n7 name\n".encode())
+    assert status == 0
+    assert replies(out) == ["? unknown command: ²", "? unknown command: ²name",
+                            "? unknown command: ٣", "? unknown command: ²", "=7 hexengine"]
+
+
+def test_a_reply_starting_with_a_new_line_has_no_space_after_the_sign():
+    out, status = run_raw(b"boardsize 3\nshowboard\n5 showboard\nname\n")
+    assert status == 0
+    blocks = replies(out)
+    assert blocks[1].startswith("=\n") and blocks[2].startswith("=5\n")
+    assert parse_board(blocks[1][1:])[1] == 3 and blocks[1] == blocks[2].replace("=5", "=")
+    assert blocks[3] == "= hexengine"  # a one-line reply keeps its space
+    assert not any(line.endswith(" ") for block in blocks for line in block.split("\n"))
+
+
 def test_list_commands_matches_known_command(engine):
     listed = engine.ok("list_commands").split("\n")
     assert len(listed) == len(set(listed))

@@ -165,6 +165,68 @@ def test_loadsgf_hexgui_swap_file(make_engine, tmp_path):
     assert engine.ok("showboard") == before
 
 
+def test_param_game_after_loading_a_swapped_game_allows_swap(make_engine, tmp_path):
+    engine = make_engine("--time", "0.1")  # started without --swap
+    assert "[bool] allow_swap 0" in engine.ok("param_game").split("\n")
+    path = tmp_path / "swap.sgf"
+    path.write_text(HEXGUI_SWAP)
+    engine.ok(f"loadsgf {path} 2")  # the position before the swap: the game still has it
+    assert "[bool] allow_swap 1" in engine.ok("param_game").split("\n")
+    engine.ok("play w swap-pieces")
+    engine.ok("clear_board")  # a new game keeps the rule until it is set otherwise
+    engine.ok("play b c4")
+    engine.ok("play w swap-pieces")
+    engine.ok("param_game allow_swap 0")
+    engine.ok("clear_board")
+    engine.ok("play b c4")
+    assert "swap" in engine.error("play w swap-pieces")
+
+
+SETUP_AE = """(;FF[4]GM[11]SZ[5]AB[a1][c3][e5]AW[b2][d4]
+;AE[c3][d4]AW[c3]
+;B[a5];W[b5])
+"""
+
+
+def test_parse_ae_removes_setup_stones():
+    game = sgf.parse(SETUP_AE)
+    assert game.setup == [(BLACK, "a1"), (BLACK, "e5"), (WHITE, "b2"), (WHITE, "c3")]
+    assert game.moves == [(BLACK, "a5"), (WHITE, "b5")]
+    with pytest.raises(sgf.SgfError, match="AE"):
+        sgf.parse("(;FF[4]GM[11]SZ[5];B[c3];W[d4];AE[c3])")
+
+
+def test_loadsgf_reads_ae_and_undo_stops_at_the_setup(make_engine, tmp_path):
+    engine = make_engine("--time", "0.1")
+    path = tmp_path / "ae.sgf"
+    path.write_text(SETUP_AE)
+    engine.ok(f"loadsgf {path}")
+    _, _, stones, _ = parse_board(engine.ok("showboard"))
+    setup = {(0, 0): "X", (4, 4): "X", (1, 1): "O", (2, 2): "O"}
+    assert stones == {**setup, (0, 4): "X", (1, 4): "O"}
+    engine.ok("undo")
+    engine.ok("undo")
+    _, _, stones, _ = parse_board(engine.ok("showboard"))
+    assert stones == setup
+    before = engine.ok("showboard")
+    assert "setup" in engine.error("undo")  # the setup stays
+    assert engine.ok("showboard") == before
+    engine.ok("play b e1")
+    engine.ok("undo")
+    assert "setup" in engine.error("undo")
+    assert engine.ok("showboard") == before
+    engine.ok(f"loadsgf {path} 1")  # setup only: nothing to undo
+    assert "setup" in engine.error("undo")
+    assert engine.ok("showboard") == before
+    engine.ok("clear_board")  # a new game has no setup
+    engine.ok("play b c3")
+    engine.ok("undo")
+    assert "no move" in engine.error("undo")
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;FF[4]GM[11]SZ[5];B[c3];W[d4];AE[c3])")
+    assert "AE" in engine.error(f"loadsgf {bad}")
+
+
 def test_savesgf_of_a_won_game_records_result(engine, tmp_path):
     engine.ok("boardsize 3")
     for row in (1, 2, 3):

@@ -148,8 +148,14 @@ def _preflight(engines: dict[str, str], init: dict[str, list[str]], timeout: flo
                    "(random N-ply openings); each opening is played with both colours.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seed for random openings.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Games played at once, each with its own engine processes.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Games in flight at once, each with its own engine processes "
+                   "[default: 1; with --cluster, the workers' threads].")
+@click.option("--cluster", "cluster_address", default=None, metavar="tcp://HOST:PORT",
+              help="Play the games on this Dask scheduler's workers (pip install "
+                   "'hexengine[cluster]'; the engines must be installed on the workers).")
+@click.option("--cluster-timeout", type=click.FloatRange(min=0.1), default=10.0,
+              show_default=True, help="Seconds to wait for the scheduler and a worker.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Output directory (SGFs, results.jsonl, summary); running again with "
                    "the same directory resumes [default: matches/NAMES-SIZE].")
@@ -162,8 +168,9 @@ def _preflight(engines: dict[str, str], init: dict[str, list[str]], timeout: flo
 @click.option("--quiet", is_flag=True, help="No progress line.")
 def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
          games: Optional[int], move_time: float, grace: float, openings: str, seed: int,
-         jobs: int, out_dir: Optional[str], swap: bool, sprt: Optional[str],
-         engine_logs: bool, quiet: bool) -> None:
+         jobs: Optional[int], cluster_address: Optional[str], cluster_timeout: float,
+         out_dir: Optional[str], swap: bool, sprt: Optional[str], engine_logs: bool,
+         quiet: bool) -> None:
     """Play HTP Hex engines against each other, fairly, and report the result.
 
     Two engines play a match; three or more play a round robin.  The runner is the referee:
@@ -178,6 +185,9 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
         engines[name] = command
     if len(engines) < 2:
         raise click.UsageError("give at least two engines (--engine NAME=COMMAND)")
+    if cluster_address and engine_logs:
+        raise click.UsageError("--engine-logs is for local matches: on a cluster the "
+                               "engines' stderr stays on the workers")
     init: dict[str, list[str]] = {}
     for spec in init_specs:
         name, command = _name_value("--init", spec)
@@ -200,27 +210,60 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
         click.echo("note: on a non-square board a swap exchanges the engines' colours "
                    "(swap-sides)", err=True)
     rules = Rules(width, height, move_time, grace, swap)
-    config = MatchConfig(engines, rules, opening_list, games, init, sprt_config)
+    config = MatchConfig(engines, rules, opening_list, games, init, sprt_config, openings)
     names = list(engines)
     if out_dir is None:
         out_dir = os.path.join("matches", "-".join(names) + f"-{width}x{height}")
-    _preflight(engines, init, rules.startup_timeout)
     progress = Progress(names, len(config.schedule()), 0, not quiet)
+    client = None
     try:
-        match = Match(config, out_dir, jobs, engine_logs, progress)
+        if cluster_address:
+            from .cluster import ClusterMatch, connect
+            client = connect(cluster_address, cluster_timeout)
+            match: Match = ClusterMatch(config, out_dir, client, jobs, progress)
+            match.check_workers()
+        else:
+            _preflight(engines, init, rules.startup_timeout)
+            match = Match(config, out_dir, jobs or 1, engine_logs, progress)
     except MatchError as exc:
+        if client is not None:
+            from .cluster import closing
+            closing(client)
         raise click.ClickException(str(exc)) from None
     progress.start_done = len(match.store.results)
+    if match.store.extended_from is not None:  # said even with --quiet: the match changed
+        click.echo(f"extending {out_dir} from {match.store.extended_from} to {games} games "
+                   f"per pair", err=True)
     if progress.start_done and not quiet:
         click.echo(f"resuming {out_dir}: {progress.start_done} games already played", err=True)
     interrupted = False
+    failure = None
     signal.signal(signal.SIGTERM, _terminate)  # kill / a CI timeout: stop as on Ctrl-C
     try:
         results = match.run()
     except KeyboardInterrupt:
         interrupted = True
         results = match.store.all()
-    progress.finish()
+    except MatchError as exc:
+        failure = str(exc)
+        results = match.store.all()
+    try:
+        _report(match, config, results, openings, out_dir, interrupted, failure)
+    finally:
+        if client is not None:
+            from .cluster import closing
+            closing(client)
+
+
+def _report(match: Match, config: MatchConfig, results: list[GameResult], openings: str,
+            out_dir: str, interrupted: bool, failure: Optional[str]) -> None:
+    """Write and print the summary; exit 130 after Ctrl-C, 1 when games were lost."""
+    names = list(config.engines)
+    r = config.rules
+    width, height, move_time, swap, sprt_config = r.width, r.height, r.time, r.swap, config.sprt
+    progress = match.on_result
+    if isinstance(progress, Progress):
+        progress.finish()
     title = (f"{' vs '.join(names)}: {len(results)} of {len(config.schedule())} games, "
              f"{width}x{height}, {move_time:g} s/move, openings {openings}"
              + (", swap" if swap else ""))
@@ -240,3 +283,10 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
         click.echo("interrupted: finished games are kept; run the same command to resume",
                    err=True)
         sys.exit(130)
+    unplayed = getattr(match, "unplayed", [])
+    if failure or unplayed:
+        for line in unplayed:
+            click.echo(f"not played: {line}", err=True)
+        click.echo(f"error: {failure}" if failure else
+                   "some games were not played; run the same command to play them", err=True)
+        sys.exit(1)

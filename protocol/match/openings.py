@@ -126,3 +126,21 @@ def resolve(spec: str, width: int, height: int, games: Optional[int],
         pairs = max(1, ((games or 2) + 1) // 2)
         return random_openings(plies, pairs, width, height, seed)
     return read_file(spec, width, height)
+
+
+def extend(spec: str, width: int, height: int, old: list[tuple[str, ...]], old_games: int,
+           old_spec: Optional[str], new: list[tuple[str, ...]],
+           games: int) -> list[tuple[str, ...]]:
+    """The openings of a match of ``games`` per pair that was defined with ``old_games`` and
+    the openings ``old`` (from ``old_spec``, None if not recorded): the old ones in their
+    order, then the others of ``new`` (what ``spec`` gives for ``games``).  OpeningError when
+    ``new`` does not continue ``old`` (another spec, file or seed)."""
+    if new[:len(old)] == old:  # none, a file, random:N, every cell: they only grow
+        return new
+    if spec == "all" and (old_spec == "all" or (
+            old_spec is None and old == every_cell(width, height, (old_games + 1) // 2))):
+        # a spread of the cells: a larger spread is another choice, so keep the cells
+        # already played and add the new spread's other cells
+        extra = [o for o in new if o not in old]
+        return old + extra[:max(0, (games + 1) // 2 - len(old))]
+    raise OpeningError(f"openings {spec!r} do not begin with the {len(old)} already played")

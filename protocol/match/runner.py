@@ -13,10 +13,11 @@ import os
 import queue
 import threading
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Callable, NoReturn, Optional
 
 from . import stats
 from .controller import EngineProcess, start_engine
+from .openings import OpeningError, extend
 from .referee import GameResult, GameSpec, Referee, Rules
 
 
@@ -33,13 +34,15 @@ class MatchConfig:
     games: int  # games per pair of engines
     init: dict[str, list[str]] = field(default_factory=dict)  # name -> HTP commands at start
     sprt: Optional[tuple[float, float, float, float]] = None  # elo0, elo1, alpha, beta
+    openings_spec: str = ""  # what --openings said (lets a spread of cells be extended)
 
     def identity(self) -> dict:
         """The part of the config a resumed run must share (stored in match.json)."""
         r = self.rules
         return {"engines": self.engines, "init": self.init, "width": r.width,
                 "height": r.height, "time": r.time, "swap": r.swap,
-                "openings": [list(o) for o in self.openings], "games": self.games}
+                "openings": [list(o) for o in self.openings], "games": self.games,
+                "openings_from": self.openings_spec}
 
     def schedule(self) -> list[GameSpec]:
         """Every pair plays ``games`` games: opening k twice (games 2k, 2k+1) with colours
@@ -120,23 +123,61 @@ class ResultStore:
         self._load()
 
     def _check_config(self) -> None:
+        """A new directory gets match.json; an old one must hold the same match, or the
+        same with fewer games per pair (then it is extended: the games played keep their
+        openings and colours, the new ones continue the openings in order)."""
         path = os.path.join(self.out_dir, "match.json")
         identity = self.config.identity()
-        if os.path.exists(path):
-            try:
-                with open(path, encoding="utf-8") as f:
-                    stored = json.load(f)
-            except (OSError, ValueError) as exc:
-                raise MatchError(f"cannot read {path}: {exc}") from None
-            differ = sorted(k for k in set(stored) | set(identity)
-                            if stored.get(k) != identity.get(k))
-            if differ:
-                raise MatchError(f"{self.out_dir} holds a different match (differs in: "
-                                 f"{', '.join(differ)}); use another --out directory")
+        self.extended_from: Optional[int] = None
+        if not os.path.exists(path):
+            self._write_identity(path)
             return
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(identity, f, indent=1)
+        try:
+            with open(path, encoding="utf-8") as f:
+                stored = json.load(f)
+            old_games = int(stored["games"])
+            old_openings = [tuple(o) for o in stored["openings"]]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise MatchError(f"cannot read {path}: {exc}") from None
+        # openings_from is a note (older directories lack it): the lists are compared
+        differ = sorted(k for k in set(stored) | set(identity)
+                        if k not in ("games", "openings", "openings_from")
+                        and stored.get(k) != identity.get(k))
+        if differ:
+            self._refuse(", ".join(differ))
+        games = self.config.games
+        if games < old_games:
+            self._refuse(f"games ({old_games} per pair there, {games} asked: a match can be "
+                         f"extended, not shortened)")
+        if games == old_games and old_openings == self.config.openings:
+            return
+        try:
+            openings = extend(self.config.openings_spec, self.config.rules.width,
+                              self.config.rules.height, old_openings, old_games,
+                              stored.get("openings_from"), self.config.openings, games)
+        except OpeningError as exc:
+            self._refuse(f"openings ({exc})")
+        old = MatchConfig(self.config.engines, self.config.rules, old_openings, old_games,
+                          self.config.init).schedule()
+        self.config.openings = openings
+        if self.config.schedule()[:len(old)] != old:
+            self.config.openings = old_openings
+            self._refuse("openings (the games already played would change)")
+        if games > old_games:
+            self.extended_from = old_games
+        if self.config.identity() != stored:
+            self._write_identity(path)
+
+    def _refuse(self, what: str) -> NoReturn:
+        raise MatchError(f"{self.out_dir} holds a different match (differs in: {what}); "
+                         f"use another --out directory")
+
+    def _write_identity(self, path: str) -> None:
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(self.config.identity(), f, indent=1)
             f.write("\n")
+        os.replace(tmp, path)
 
     def _load(self) -> None:
         """Finished games from an earlier run; a torn last line (killed mid-write) is dropped."""
@@ -156,8 +197,12 @@ class ResultStore:
         with open(self.path, "w", encoding="utf-8") as f:
             f.writelines(good_lines)
 
-    def add(self, result: GameResult) -> None:
+    def add(self, result: GameResult) -> bool:
+        """Write a finished game; False (nothing written) if that game is already there."""
         r = self.config.rules
+        with self._lock:
+            if result.game in self.results:
+                return False
         result.sgf = f"game-{result.game + 1:05d}.sgf"
         with open(os.path.join(self.out_dir, result.sgf), "w", encoding="utf-8") as f:
             f.write(result.sgf_text(r.width, r.height))
@@ -168,6 +213,7 @@ class ResultStore:
                 f.flush()
                 os.fsync(f.fileno())
             self.results[result.game] = result
+        return True
 
     def all(self) -> list[GameResult]:
         with self._lock:
@@ -252,16 +298,23 @@ class Match:
                 result = referee.play(spec, self.stop.is_set)
                 if result is None or self.stop.is_set():
                     break
-                with self._record_lock:
-                    self.store.add(result)
-                    if self.on_result is not None:
-                        self.on_result(result, self.store.all())
-                    decided = self._decided()
-                if decided:
-                    self.stopped_by_sprt = True
-                    self.stop.set()
+                if self.record(result):
                     for other in self._pools:
                         if other is not pool:
                             other.kill_all()
         finally:
             pool.close_all()
+
+    def record(self, result: GameResult) -> bool:
+        """Keep a finished game and report it; True when the SPRT has now decided (the
+        match is then stopped)."""
+        with self._record_lock:
+            if not self.store.add(result):
+                return False
+            if self.on_result is not None:
+                self.on_result(result, self.store.all())
+            decided = self._decided()
+        if decided:
+            self.stopped_by_sprt = True
+            self.stop.set()
+        return decided

@@ -5,8 +5,12 @@ It plays the first empty cell (so it is legal and quick) until genmove number ``
 from then on it misbehaves as ``--mode`` says: crash (exit mid-command), hang (never answer),
 illegal (answer an occupied cell), offboard (a cell off the board), garbage (print
 non-HTP text), refuse (answer '? ...'), resign.  Every command it reads goes to stderr.
+``--delay`` makes every genmove take that long; ``--trace FILE`` appends one line per genmove
+(the parent's process id, the stones on the board and the time), so a test can see where,
+when and how far a game is being played.
 """
 import argparse
+import os
 import sys
 import time
 
@@ -23,6 +27,8 @@ def main() -> None:
     parser.add_argument("--after", type=int, default=1, help="misbehave from this genmove on")
     parser.add_argument("--strict", action="store_true",
                         help="speak Benzene's dialect: 'boardsize N' and 'time_left C T' only")
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds per genmove")
+    parser.add_argument("--trace", default=None, help="append 'PPID STONES TIME' per genmove")
     args = parser.parse_args()
     width = height = 11
     occupied: set[str] = set()
@@ -59,6 +65,10 @@ def main() -> None:
             reply()
         elif cmd == "genmove":
             genmoves += 1
+            if args.trace:
+                with open(args.trace, "a", encoding="utf-8") as f:
+                    f.write(f"{os.getppid()} {len(occupied)} {time.time():.3f}\n")
+            time.sleep(args.delay)
             mode = args.mode if genmoves >= args.after else "none"
             if mode == "crash":
                 sys.exit(3)

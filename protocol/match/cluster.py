@@ -1,0 +1,172 @@
+"""``hex-match --cluster``: the games of a match as tasks on a Dask distributed cluster.
+
+Each game is one task (``remote.play``) on a worker, which starts the engines with the
+match's commands and returns the game record.  This side keeps everything else: at most
+``jobs`` games in flight, every returned record checked move by move (``verify.py``) before
+it is kept, results.jsonl and the SGFs, resume, the SPRT stop, Ctrl-C.  Faults:
+
+- a worker that dies mid-game: the scheduler plays the game again on another worker (Dask's
+  ``allowed-failures``, 3 by default, bounds how often); past that the game is left unplayed
+  and named, for a later run to play;
+- an exception inside the task: Dask retries it ``RETRIES`` times, then the same;
+- a record that fails the check: played again, at most ``RETRIES`` times;
+- the scheduler lost: the run stops (MatchError) with every finished game kept.
+
+Dask is imported only here and only when ``--cluster`` is given (``pip install '.[cluster]'``).
+"""
+from __future__ import annotations
+
+import logging
+import uuid
+from collections import deque
+from typing import Callable, Optional
+
+from .referee import GameResult, GameSpec
+from .remote import play, preflight
+from .runner import Match, MatchConfig, MatchError
+from .verify import RecordError, check_record
+
+RETRIES = 2  # task exceptions and rejected records, per game
+POLL = 0.05  # seconds between looks at the games in flight
+
+
+def _dask():
+    try:
+        import distributed
+    except ImportError:
+        raise MatchError("--cluster needs Dask distributed: pip install 'hexengine[cluster]' "
+                         "(or '.[cluster]' from a checkout)") from None
+    return distributed
+
+
+def connect(address: str, timeout: float):
+    """A Dask client of the scheduler at ``address`` with at least one worker; MatchError
+    with the reason when there is none within ``timeout`` seconds."""
+    distributed = _dask()
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)  # our messages say it
+    try:
+        client = distributed.Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise MatchError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s: "
+                         f"{exc}") from None
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except (OSError, TimeoutError) as exc:
+        client.close()
+        raise MatchError(f"the Dask scheduler at {address} has no worker after {timeout:g} s "
+                         f"({exc})") from None
+    return client
+
+
+class ClusterMatch(Match):
+    """A Match whose games are played by the workers of a Dask cluster."""
+
+    def __init__(self, config: MatchConfig, out_dir: str, client, jobs: Optional[int] = None,
+                 on_result: Optional[Callable[[GameResult, list[GameResult]], None]] = None
+                 ) -> None:
+        self.client = client
+        if jobs is None:
+            jobs = max(1, sum(client.nthreads().values()))
+        super().__init__(config, out_dir, jobs, False, on_result)
+        self.unplayed: list[str] = []  # games given up on, with the reason
+
+    def check_workers(self) -> None:
+        """Every worker must start every engine; MatchError naming the first that cannot."""
+        answers = self.client.run(preflight, self.config)
+        for worker, failed in sorted(answers.items()):
+            for name, why in failed.items():
+                raise MatchError(f"engine {name} does not start on worker {worker}: {why}")
+
+    def run(self) -> list[GameResult]:
+        """Play the missing games on the cluster; raises MatchError when the scheduler is lost
+        and KeyboardInterrupt on Ctrl-C, after the games in flight are called off."""
+        if self._decided():
+            self.stopped_by_sprt = True
+            return self.store.all()
+        distributed = _dask()
+        run_id = uuid.uuid4().hex[:12]
+        stop_name = f"hex-match-stop-{run_id}"
+        stop_event = distributed.Event(stop_name, client=self.client)
+        todo = deque(self.pending())
+        tries: dict[int, int] = {}
+        running: dict = {}  # future -> spec
+
+        def submit(spec: GameSpec) -> None:
+            tries[spec.index] = tries.get(spec.index, 0) + 1
+            key = f"hex-match-{run_id}-game-{spec.index + 1}-{tries[spec.index]}"
+            future = self.client.submit(play, self.config, spec, stop_name, key=key,
+                                        pure=False, retries=RETRIES)
+            running[future] = spec
+
+        try:
+            while (todo or running) and not self.stop.is_set():
+                while todo and len(running) < self.jobs:
+                    submit(todo.popleft())
+                done = [f for f in running if f.status != "pending"]
+                if not done:
+                    self.stop.wait(POLL)
+                    continue
+                for future in done:
+                    spec = running.pop(future)
+                    again = self._collect(future, spec, tries[spec.index])
+                    if again and not self.stop.is_set():
+                        todo.append(spec)
+        except BaseException:
+            self._call_off(stop_event, running)
+            raise
+        self._call_off(stop_event, running)
+        return self.store.all()
+
+    def _collect(self, future, spec: GameSpec, tries: int) -> bool:
+        """Keep the game a finished task played; True if it must be played again."""
+        where = f"game {spec.index + 1}"
+        if future.status == "cancelled":
+            raise MatchError(f"lost the Dask scheduler ({where} was in play); finished games "
+                             f"are kept, run the same command to resume")
+        if future.status == "error":
+            exc = future.exception()
+            if isinstance(exc, _dask().KilledWorker):
+                why = "the workers playing it died every time (Dask's allowed-failures)"
+            else:
+                why = f"the task failed {RETRIES + 1} times: {type(exc).__name__}: {exc}"
+            self.unplayed.append(f"{where}: {why}")
+            return False
+        if future.status != "finished":  # "lost": the result went down with its worker
+            if tries > RETRIES:
+                self.unplayed.append(f"{where}: its result was lost {tries} times")
+                return False
+            return True
+        data = future.result()
+        if data is None:  # abandoned because the run is stopping
+            return False
+        try:
+            result = check_record(data, spec, self.config.rules)
+        except RecordError as exc:
+            if tries > RETRIES:
+                self.unplayed.append(f"{where}: rejected record: {exc}")
+                return False
+            return True
+        self.record(result)
+        return False
+
+    def _call_off(self, stop_event, running: dict) -> None:
+        """Tell the workers to abandon the games in flight and forget them."""
+        if not running:
+            return
+        try:
+            stop_event.set()
+            self.client.cancel(list(running))
+        except Exception:  # the scheduler may be gone already
+            pass
+        running.clear()
+
+
+def closing(client) -> None:
+    """Close the client; one that lost its scheduler is left to the process exit (closing
+    it would wait out its reconnection attempts)."""
+    if client.status != "running":
+        return
+    try:
+        client.close(timeout=2)
+    except Exception:  # the scheduler may be gone: there is nothing left to close cleanly
+        pass

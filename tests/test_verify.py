@@ -1,0 +1,114 @@
+"""The runner's check of records played elsewhere (protocol/match/verify.py): real records from
+real matches pass unchanged, and every kind of false record a worker could send is caught."""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from protocol.match.referee import GameResult, Rules, replay
+from protocol.match.runner import MatchConfig
+from protocol.match.verify import RecordError, check_record
+from tests.test_match import broken, ours, run_match
+
+
+def _played(out, *args: str) -> tuple[list[dict], list, Rules]:
+    proc = run_match(out, *args)
+    assert proc.returncode == 0, proc.stderr
+    stored = json.loads((out / "match.json").read_text())
+    rules = Rules(stored["width"], stored["height"], stored["time"], 1.0, stored["swap"])
+    config = MatchConfig(stored["engines"], rules, [tuple(o) for o in stored["openings"]],
+                         stored["games"], stored["init"])
+    records = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+    return records, config.schedule(), rules
+
+
+@pytest.fixture(scope="module")
+def swap_games(tmp_path_factory):
+    """Games on 4x4 from an interior opening, which our engine swaps."""
+    out = tmp_path_factory.mktemp("swap")
+    openings = out / "openings.txt"
+    openings.write_text("b2\n")
+    return _played(out, "--engine", f"a={ours('--time', '0.05')}",
+                   "--engine", f"b={ours('--time', '0.05')}", "--size", "4", "--swap",
+                   "--openings", str(openings), "--games", "2", "--time", "0.3")
+
+
+@pytest.fixture(scope="module")
+def forfeits(tmp_path_factory):
+    out = tmp_path_factory.mktemp("forfeit")
+    return _played(out, "--engine", f"good={ours('--time', '0.05')}",
+                   "--engine", f"bad={broken('illegal')}", "--size", "4", "--games", "2",
+                   "--time", "0.3")
+
+
+def test_real_records_pass_unchanged(swap_games, forfeits):
+    swaps = 0
+    for records, schedule, rules in (swap_games, forfeits):
+        for record in records:
+            result = check_record(record, schedule[record["game"]], rules)
+            assert {**result.to_json(), "sgf": record["sgf"]} == record
+            swaps += any(m["move"] == "swap-pieces" for m in record["moves"])
+    assert swaps == 2  # both swap games were swapped
+    assert {r["reason"] for r in forfeits[0]} == {"illegal"}
+
+
+def _empty_cell(record: dict) -> str:
+    """A cell still empty at the end of the recorded game."""
+    board = replay(GameResult.from_json(record), 4, 4)
+    return board.move_name(next(board.geo.iter_bits(board.empty)))
+
+
+def _winning(records: list[dict]) -> dict:
+    return next(r for r in records if r["reason"] == "connection")
+
+
+TAMPERED = {
+    "winner swapped": lambda r: r.update(winner=r["loser"], loser=r["winner"]),
+    "colour of the winner": lambda r: r.update(
+        winner_colour="white" if r["winner_colour"] == "black" else "black"),
+    "connection not on the board": lambda r: r["moves"].pop(),
+    "move after the win": lambda r: r["moves"].append(
+        {**r["moves"][-2], "move": _empty_cell(r)}),
+    "occupied cell": lambda r: r["moves"][-1].update(move=r["moves"][-3]["move"]),
+    "off the board": lambda r: r["moves"][-1].update(move="e5"),
+    "out of turn": lambda r: r["moves"][-1].update(
+        colour="white" if r["moves"][-1]["colour"] == "black" else "black"),
+    "played by the wrong engine": lambda r: r["moves"][-1].update(
+        by=r["loser"] if r["moves"][-1]["by"] == r["winner"] else r["winner"]),
+    "over the time limit": lambda r: r["moves"][-1].update(seconds=9.0),
+    "negative seconds": lambda r: r["moves"][-1].update(seconds=-0.1),
+    "thinking time in all": lambda r: r["seconds"].update({r["winner"]: 5.0}),
+    "other opening": lambda r: r.update(opening=["c3"]),
+    "other game": lambda r: r.update(game=r["game"] + 1),
+    "other engines": lambda r: r.update(black=r["white"]),
+    "other size": lambda r: r.update(size="5x5"),
+    "forfeit of a finished game": lambda r: r.update(reason="timeout"),
+    "unknown reason": lambda r: r.update(reason="agreement"),
+    "not a record": lambda r: r.clear(),
+}
+
+
+@pytest.mark.parametrize("how", sorted(TAMPERED))
+def test_a_false_record_is_rejected(swap_games, how):
+    records, schedule, rules = swap_games
+    record = copy.deepcopy(_winning(records))
+    spec = schedule[record["game"]]
+    check_record(copy.deepcopy(record), spec, rules)  # the original passes
+    TAMPERED[how](record)
+    with pytest.raises(RecordError):
+        check_record(record, spec, rules)
+
+
+def test_forfeits_must_fit_the_position(forfeits):
+    records, schedule, rules = forfeits
+    record = copy.deepcopy(records[0])
+    spec = schedule[record["game"]]
+    # an illegal move is blamed on the engine to move, never on the other one
+    last = record["moves"][-1]["colour"]
+    record["moves"].append({"colour": "white" if last == "black" else "black",
+                            "move": _empty_cell(record),
+                            "by": record["loser"], "seconds": 0.01})
+    with pytest.raises(RecordError):
+        check_record(record, spec, rules)
