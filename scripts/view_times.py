@@ -12,7 +12,6 @@ The first command of each kind per size is timed too (tables are built on first 
 from __future__ import annotations
 
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -23,7 +22,7 @@ import click
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from hexengine.board import Board  # noqa: E402
+from scripts.bench import positions  # noqa: E402  (the benchmark's seeded boards)
 
 VIEWS = [  # (label, command); {c} the colour to move, {p} an empty cell, {s} a stone of {c}
     ("shortest paths", "hexengine-shortest-path {c}"),
@@ -40,20 +39,6 @@ VIEWS = [  # (label, command); {c} the colour to move, {p} an empty cell, {s} a 
     ("vc edge to edge", "hexengine-vc-edges {c}"),
     ("vc cell to edges", "hexengine-vc-edges {c} {s}"),
 ]
-
-
-def positions(size: int, count: int, seed: int = 2026) -> list[Board]:
-    rng = random.Random(seed + size)
-    out = []
-    while len(out) < count:
-        board = Board(size)
-        cells = list(board.geo.cells)
-        rng.shuffle(cells)
-        for cell in cells[: int(len(cells) * 0.3)]:
-            board.play(cell)
-        if board.winner() is None:
-            out.append(board)
-    return out
 
 
 class Engine:
