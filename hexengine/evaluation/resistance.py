@@ -30,7 +30,7 @@ from scipy.sparse import csc_matrix
 from scipy.sparse.linalg import spsolve
 
 from ..geometry import Geometry
-from ..knowledge.vc import _tables as _vc_tables
+from ..knowledge.vc import edge_templates
 
 STRONG = 50.0  # own–own and virtual-connection conductance: groups act as single nodes
 REACH = 5.0  # a stone's bridge to an empty cell: a virtual link, weaker than a wire (its
@@ -87,7 +87,7 @@ def _tables(geo: Geometry):
             t = np.array(templates, dtype=np.intp).reshape(-1, 3)
             # the deeper templates (ziggurat, IV-a) from an own stone: anchor positions and
             # a template-by-cell matrix of their carriers
-            deep = [(pos[anchor], carrier) for anchor, carrier in _vc_tables(geo)[1][edge]
+            deep = [(pos[anchor], carrier) for anchor, carrier in edge_templates(geo)[edge]
                     if carrier.bit_count() > 2]
             anchors = np.array([a for a, _ in deep], dtype=np.intp)
             carriers = np.array([[(carrier >> cell) & 1 for cell in geo.cells]

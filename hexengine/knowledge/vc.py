@@ -140,6 +140,12 @@ def _tables(geo: Geometry):
     return tuple(bridges), templates
 
 
+def edge_templates(geo: Geometry) -> dict[int, tuple[tuple[int, int], ...]]:
+    """Per edge mask, every edge-template instance on the board as (anchor cell, carrier of
+    all the template's other cells): templates II, III-a and IV-a with their mirror images."""
+    return _tables(geo)[1]
+
+
 class Connections:
     """The connections of one colour in one position (the result of ``build``)."""
 
