@@ -100,17 +100,26 @@ class ClusterMatch(Match):
 
         try:
             while (todo or running) and not self.stop.is_set():
-                while todo and len(running) < self.jobs:
-                    submit(todo.popleft())
-                done = [f for f in running if f.status != "pending"]
-                if not done:
-                    self.stop.wait(POLL)
-                    continue
-                for future in done:
-                    spec = running.pop(future)
-                    again = self._collect(future, spec, tries[spec.index])
-                    if again and not self.stop.is_set():
-                        todo.append(spec)
+                try:
+                    while todo and len(running) < self.jobs:
+                        if self.client.status != "running":
+                            raise self._lost(f"game {todo[0].index + 1} was next")
+                        submit(todo.popleft())
+                    done = [f for f in running if f.status != "pending"]
+                    if not done:
+                        self.stop.wait(POLL)
+                        continue
+                    for future in done:
+                        spec = running.pop(future)
+                        again = self._collect(future, spec, tries[spec.index])
+                        if again and not self.stop.is_set():
+                            todo.append(spec)
+                except MatchError:
+                    raise
+                except Exception as exc:  # a call into a client whose scheduler is gone
+                    if self.client.status != "running":
+                        raise self._lost(f"{type(exc).__name__}") from None
+                    raise
         except BaseException:
             self._call_off(stop_event, running)
             raise
@@ -120,9 +129,9 @@ class ClusterMatch(Match):
     def _collect(self, future, spec: GameSpec, tries: int) -> bool:
         """Keep the game a finished task played; True if it must be played again."""
         where = f"game {spec.index + 1}"
-        if future.status == "cancelled":
-            raise MatchError(f"lost the Dask scheduler ({where} was in play); finished games "
-                             f"are kept, run the same command to resume")
+        if future.status == "cancelled" or (future.status != "finished"
+                                            and self.client.status != "running"):
+            raise self._lost(f"{where} was in play")
         if future.status == "error":
             exc = future.exception()
             if isinstance(exc, _dask().KilledWorker):
@@ -148,6 +157,11 @@ class ClusterMatch(Match):
             return True
         self.record(result)
         return False
+
+    @staticmethod
+    def _lost(what: str) -> MatchError:
+        return MatchError(f"lost the Dask scheduler ({what}); finished games are kept, run "
+                          f"the same command to resume")
 
     def _call_off(self, stop_event, running: dict) -> None:
         """Tell the workers to abandon the games in flight and forget them."""
