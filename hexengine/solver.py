@@ -692,7 +692,8 @@ SOLVE_EMPTY_CELLS = 30   # try to solve when at most this many cells are empty
 SOLVE_SHARE = 0.5        # of the move's budget
 # Boards up to 6x6 are solved from the first move in a few seconds, and the table keeps what
 # each attempt proved: there the solver tries at every move with most of the budget, so the
-# engine keeps a won opening won (the search alone lost 9 of 29 such games to MoHex).
+# engine keeps a won opening won (6x6 against MoHex: 24 of 36 such games won before,
+# 34 of 36 with it).
 SMALL_BOARD_CELLS = 36
 SMALL_BOARD_SHARE = 0.8
 

@@ -43,8 +43,6 @@ EDGE_REACH = STRONG  # an empty second-row cell's template to its edge
 # for choosing a move by the value one ply deep the evaluation's are the better ones.
 ORDER_REACH = 0.5
 ORDER_EDGE_REACH = 0.5
-DEEP_TEMPLATES = True  # own stones on the 3rd and 4th rows join their edge through the
-# ziggurat and template IV-a when no opponent stone is in the carrier
 CLAMP = 12.0  # |score| never exceeds this (a cut-off colour has infinite resistance)
 DENSE_LIMIT = 300  # cells; bigger boards (18x18 on) are solved as sparse systems (measured
 # crossover: dense 1.4 ms vs sparse 2.4 ms at 17x17, 4.7 vs 2.9 ms at 19x19)
@@ -183,16 +181,19 @@ def _resistances(geo: Geometry, stones: list, first: int, flows: bool = False,
         g_goal = goal * to_edge
         g_goal[t_cell] += (STRONG * ok[t_cell] + edge_reach * empty[t_cell]) * empty[t1] \
             * empty[t2]
-        if DEEP_TEMPLATES:
-            theirs = own[1 - k]
-            if s_anchor.size:
-                g_src += np.bincount(s_anchor, STRONG * ok[s_anchor] * (s_carrier @ theirs == 0), n)
-            if t_anchor.size:
-                g_goal += np.bincount(t_anchor, STRONG * ok[t_anchor] * (t_carrier @ theirs == 0), n)
+        # own stones on the 3rd and 4th rows join their edge through the ziggurat and
+        # template IV-a while no opponent stone is in the carrier
+        theirs = own[1 - k]
+        if s_anchor.size:
+            held = ok[s_anchor] * (s_carrier @ theirs == 0)
+            g_src += np.bincount(s_anchor, STRONG * held, n)
+        if t_anchor.size:
+            held = ok[t_anchor] * (t_carrier @ theirs == 0)
+            g_goal += np.bincount(t_anchor, STRONG * held, n)
         extra = None
         if links is not None and links.carriers[colour].shape[0]:
             la, lb = links.ends[colour]
-            live = STRONG * (links.carriers[colour] @ own[1 - k] == 0)
+            live = STRONG * (links.carriers[colour] @ theirs == 0)
             g_src += np.bincount(la, live * (lb == -1), n)
             g_goal += np.bincount(la, live * (lb == -2), n)
             inner = lb >= 0
