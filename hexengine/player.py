@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Callable, Optional
 
 from .board import Board
-from .evaluation import DEFAULT_EVALUATION, EVALUATIONS
+from .evaluation import DEFAULT_EVALUATION, EVALUATIONS, circuit
 from .search import ORDERINGS, WIN, Searcher, SearchResult, minimax_root
 from .solver import Solver, knowledge_by_name, solve_for_move
 
@@ -100,6 +100,7 @@ class Player:
         self._searcher_key: tuple = ()
         self.rng = random.Random(self.settings.seed)
         self._solver: Optional[Solver] = None
+        circuit.start()  # the compiled circuit loads (or compiles) while the engine waits
 
     def solver(self) -> Solver:
         """The DFPN solver; its proofs last for the game (and the next ones)."""

@@ -210,10 +210,50 @@ def test_resistance_sparse_solve_agrees_with_dense(monkeypatch):
     from hexengine.evaluation import resistance as res
     rng = random.Random(11)
     boards = [random_board(rng, size, size) for size in (3, 5, 7, 9) for _ in range(8)]
+    monkeypatch.setattr(res.circuit, "ready", lambda: False)  # the numpy circuit
     dense = [res.evaluate(b.geo, b.stones, BLACK) for b in boards]
     monkeypatch.setattr(res, "DENSE_LIMIT", 0)
     sparse = [res.evaluate(b.geo, b.stones, BLACK) for b in boards]
     assert sparse == pytest.approx(dense, abs=1e-6)
+
+
+def test_compiled_circuit_agrees_with_numpy(monkeypatch):
+    """The compiled band solver (with far wires by Woodbury) solves the same circuit as the
+    numpy one: resistances and per-cell currents, with and without the root's wires."""
+    import numpy as np
+
+    from hexengine.evaluation import circuit
+    from hexengine.evaluation import resistance as res
+    from hexengine.knowledge import analysis
+    circuit.start(wait=True)
+    assert circuit.ready()
+    rng = random.Random(17)
+    far_wires = 0
+    for size in (2, 4, 7, 9, 11, 19):
+        for _ in range(6):
+            board = random_board(rng, size, size)
+            if board.winner() is not None:
+                continue
+            colour = board.to_move
+            info = analysis.analyse_root(board.geo, board.stones, colour, None)
+            links = None if info.decided else res.prepare_links(board.geo, info.links())
+            if links is not None:
+                rows = links.compiled[0]
+                far_wires += int(np.sum((rows[:, 2] >= 0)
+                                        & (np.abs(rows[:, 1] - rows[:, 2]) > 2 * size - 1)))
+            for wires in (None, links):
+                for first in (BLACK, WHITE):
+                    compiled = res._resistances(board.geo, board.stones, first, True, wires)
+                    monkeypatch.setattr(circuit, "ready", lambda: False)
+                    plain = res._resistances(board.geo, board.stones, first, True, wires)
+                    monkeypatch.undo()
+                    for a, b in zip(compiled[:2], plain[:2]):
+                        if math.isinf(a) or math.isinf(b) or a > 1e6:  # cut off
+                            assert b > 1e6 and a > 1e6
+                        else:
+                            assert a == pytest.approx(b, rel=1e-9)
+                    assert compiled[2] == pytest.approx(plain[2], abs=1e-8)
+    assert far_wires > 0  # the Woodbury update was exercised
 
 
 def test_current_ranking_has_every_empty_cell_once():

@@ -31,6 +31,7 @@ from scipy.sparse.linalg import spsolve
 
 from ..geometry import Geometry
 from ..knowledge.vc import edge_templates
+from . import circuit
 
 STRONG = 50.0  # own–own and virtual-connection conductance: groups act as single nodes
 REACH = 5.0  # a stone's bridge to an empty cell: a virtual link, weaker than a wire (its
@@ -115,11 +116,13 @@ class Links:
 
     Made once per search root from H-search (``prepare_links``); asked at every leaf."""
 
-    __slots__ = ("ends", "carriers")
+    __slots__ = ("ends", "carriers", "compiled")
 
-    def __init__(self, ends, carriers) -> None:
+    def __init__(self, ends, carriers, compiled) -> None:
         self.ends = ends  # per colour: (a, b) position arrays; b < 0 names an edge (-1, -2)
         self.carriers = carriers  # per colour: links-by-cells 0/1 matrix of the carriers
+        self.compiled = compiled  # the same for the compiled circuit: (colour, a, b) rows,
+        # carrier offsets, carrier cells
 
 
 def prepare_links(geo: Geometry, links) -> Links:
@@ -128,6 +131,14 @@ def prepare_links(geo: Geometry, links) -> Links:
     n, *_, cells, nbytes, _ = _tables(geo)
     pos = {cell: i for i, cell in enumerate(geo.cells)}
     ends, carriers = [], []
+    rows, offsets, members = [], [0], []
+    for colour in (0, 1):
+        for a, b, carrier in links[colour]:
+            rows.append((colour, pos[a], pos[b] if b >= 0 else b))
+            members.extend(pos[x] for x in geo.iter_bits(carrier))
+            offsets.append(len(members))
+    compiled = (np.array(rows, dtype=np.int64).reshape(-1, 3), np.array(offsets, dtype=np.int64),
+                np.array(members, dtype=np.int64))
     for colour in (0, 1):
         lst = links[colour]
         a = np.array([pos[x] for x, _, _ in lst], dtype=np.intp)
@@ -138,7 +149,54 @@ def prepare_links(geo: Geometry, links) -> Links:
             m = np.zeros((0, n))
         ends.append((a, b))
         carriers.append(m)
-    return Links(ends, carriers)
+    return Links(ends, carriers, compiled)
+
+
+_NO_LINKS = (np.zeros((0, 3), dtype=np.int64), np.zeros(1, dtype=np.int64),
+             np.zeros(0, dtype=np.int64))
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled_tables(geo: Geometry) -> tuple:
+    """``_tables`` in the compiled circuit's layout (see ``circuit.solve``)."""
+    n, ia, ib, (ba, bb, c1, c2), edges, cells, nbytes, _ = _tables(geo)
+    pairs = np.sort(np.stack((ia, ib), axis=1), axis=1).astype(np.int64)
+    bridges = np.stack((ba, bb, c1, c2), axis=1).astype(np.int64).reshape(-1, 4)
+    rows = np.zeros((4, n), dtype=np.uint8)
+    tpl, deep, offsets, members = [], [], [0], []
+    for colour in (0, 1):
+        for side, (row, t_cell, t1, t2, anchors, carriers) in enumerate(edges[colour]):
+            tag = colour * 2 + side
+            rows[tag] = row > 0
+            tpl.extend((tag, int(x), int(y), int(z)) for x, y, z in zip(t_cell, t1, t2))
+            for anchor, carrier in zip(anchors, carriers):
+                deep.append((tag, int(anchor)))
+                members.extend(np.flatnonzero(carrier).tolist())
+                offsets.append(len(members))
+    span = max([int(abs(a - b)) for a, b in pairs] + [int(abs(a - b)) for a, b in zip(ba, bb)]
+               + [0])
+    return (cells.astype(np.int64), nbytes, pairs, bridges, rows,
+            np.array(tpl, dtype=np.int64).reshape(-1, 4),
+            np.array(deep, dtype=np.int64).reshape(-1, 2), np.array(offsets, dtype=np.int64),
+            np.array(members, dtype=np.int64), span)
+
+
+def _solve_compiled(geo: Geometry, stones: list, first: int, flows: bool,
+                    links: Optional[Links], reach: float, edge_reach: float) -> tuple:
+    """``_resistances`` by the compiled circuit (``circuit.solve``)."""
+    cells, nbytes, pairs, bridges, rows, tpl, deep, deep_off, deep_idx, span = \
+        _compiled_tables(geo)
+    raw_b = np.frombuffer(stones[0].to_bytes(nbytes, "little"), dtype=np.uint8)
+    raw_w = np.frombuffer(stones[1].to_bytes(nbytes, "little"), dtype=np.uint8)
+    lk, lk_off, lk_idx = _NO_LINKS if links is None else links.compiled
+    out = np.empty(2)
+    energy = np.zeros(cells.shape[0])
+    circuit.solve(raw_b, raw_w, cells, first, reach, edge_reach, STRONG, flows, pairs,
+                  bridges, rows, tpl, deep, deep_off, deep_idx, lk, lk_off, lk_idx, span, out,
+                  energy)
+    if flows:
+        return float(out[0]), float(out[1]), energy
+    return float(out[0]), float(out[1])
 
 
 def _resistances(geo: Geometry, stones: list, first: int, flows: bool = False,
@@ -147,7 +205,11 @@ def _resistances(geo: Geometry, stones: list, first: int, flows: bool = False,
     """Resistances of ``first`` and of its opponent, built side by side as a (2, n, n) stack
     so that each numpy call serves both colours.  With ``flows`` a third item is added: per
     cell (in cell order) the current through it in both circuits, each circuit carrying a
-    unit current (Six's and Wolve's "energy"), the measure of how much a cell matters."""
+    unit current (Six's and Wolve's "energy"), the measure of how much a cell matters.
+
+    The compiled circuit answers once it is ready (``circuit``); this numpy one until then."""
+    if circuit.ready():
+        return _solve_compiled(geo, stones, first, flows, links, reach, edge_reach)
     n, ia, ib, (ba, bb, c1, c2), edges, cells, nbytes, sparse_at = _tables(geo)
     own = np.stack((_bits(stones[first], nbytes, cells),
                     _bits(stones[1 - first], nbytes, cells)))
