@@ -18,7 +18,7 @@ import click
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine.board import Board  # noqa: E402
-from hexengine.evaluation import EVALUATIONS, astar, shortest_path  # noqa: E402
+from hexengine.evaluation import EVALUATIONS, astar, circuit, shortest_path  # noqa: E402
 from hexengine.knowledge import inferior  # noqa: E402
 from hexengine.search import Searcher  # noqa: E402
 
@@ -155,6 +155,7 @@ def main(sizes: str, count: int, repeat: int, depth: int, width: int, trials: in
          vc_only: bool, default_seconds: float | None) -> None:
     """Print Markdown tables of evaluation cost and search speed."""
     size_list = [int(s) for s in sizes.split(",")]
+    circuit.start(wait=True)  # the compiled circuit, as the engine uses it
     if vc_only:
         vc_table(size_list, count)
         return
@@ -163,8 +164,14 @@ def main(sizes: str, count: int, repeat: int, depth: int, width: int, trials: in
         return
     boards = {size: positions(size, count) for size in size_list}
     names = sorted(EVALUATIONS)
+
+    def numpy_resistance(geo, stones, colour):
+        with circuit.numpy_only():
+            return EVALUATIONS["resistance"](geo, stones, colour)
+
     _time_table("µs per evaluation (both colours' work, one call):", "evaluation",
-                [(name, EVALUATIONS[name]) for name in names], boards, repeat, trials)
+                [(name, EVALUATIONS[name]) for name in names]
+                + [("resistance, numpy circuit", numpy_resistance)], boards, repeat, trials)
     _time_table("µs per shortest-path distance (one colour): bitboard layers vs A* "
                 "(seed 004):", "path-finder",
                 [("layers (used)", shortest_path.distance), ("A*", astar.distance)],

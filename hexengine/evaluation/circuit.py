@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import Optional
+from contextlib import contextmanager
+from typing import Iterator
 
 import numpy as np
 
@@ -28,6 +29,18 @@ _started = False
 def ready() -> bool:
     """True once the compiled kernel can be called without compiling."""
     return _ready.is_set()
+
+
+@contextmanager
+def numpy_only() -> Iterator[None]:
+    """Within the block the numpy circuit answers (for comparisons and benchmarks)."""
+    was_ready = _ready.is_set()
+    _ready.clear()
+    try:
+        yield
+    finally:
+        if was_ready:
+            _ready.set()
 
 
 def start(wait: bool = False) -> None:
