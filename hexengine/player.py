@@ -91,6 +91,10 @@ class Settings:
         return out
 
 
+LOAD_WAIT_SHARE = 0.6  # of a genmove's budget, at most, spent waiting for the compiled
+# circuit (~0.2-0.5 s to load from its disk cache): the rest at 5x the nodes is worth more
+
+
 class Player:
     """Chooses moves for the engine under its current settings."""
 
@@ -140,6 +144,9 @@ class Player:
             result = minimax_root(board, colour, depth, s.evaluation, started + seconds, stop)
             result.elapsed = time.monotonic() - started
             return result
+        if s.evaluation == "resistance":
+            # a just-started engine is still loading its compiled circuit
+            circuit.wait(LOAD_WAIT_SHARE * seconds)
         # the solver first, when the position is small enough to hope (not for fixed-depth
         # baselines, nor without knowledge): a proved win is played, anything else is left
         # to the search

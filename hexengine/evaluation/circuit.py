@@ -59,6 +59,13 @@ def start(wait: bool = False) -> None:
         _ready.wait()
 
 
+def wait(timeout: float) -> bool:
+    """Wait up to ``timeout`` seconds for the kernel if it is being loaded; True if ready."""
+    if _started and not _ready.is_set():
+        _ready.wait(timeout)
+    return _ready.is_set()
+
+
 def _warm_up() -> None:
     global _band_cholesky, _band_solve, _carrier_free, solve
     from ..geometry import geometry
