@@ -255,6 +255,29 @@ def test_compiled_circuit_agrees_with_numpy():
     assert far_wires > 0  # the Woodbury update was exercised
 
 
+def test_without_numba_the_numpy_circuit_answers():
+    """No numba (or a failed compile): loading finishes at once, unready, and the
+    evaluation still answers, from the numpy circuit."""
+    import subprocess
+    import sys
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from hexengine.board import Board\n"
+        "from hexengine.evaluation import circuit, resistance\n"
+        "circuit.start(wait=True)\n"
+        "assert circuit.wait(0.1) is False and not circuit.ready()\n"
+        "b = Board(5); b.play(b.parse_move('c3'))\n"
+        "print(round(resistance.evaluate(b.geo, b.stones, 0), 6))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    from hexengine.evaluation import circuit, resistance
+    board = _position(5, ["c3"], [])
+    with circuit.numpy_only():
+        expected = resistance.evaluate(board.geo, board.stones, BLACK)
+    assert float(out.stdout) == pytest.approx(expected, abs=1e-5)
+
+
 def test_current_ranking_has_every_empty_cell_once():
     from hexengine.evaluation.resistance import rank_moves
     rng = random.Random(13)

@@ -8,9 +8,9 @@ cells farther apart; those few are added by the Woodbury identity (one extra ban
 each), which keeps the band intact.
 
 numba compiles the kernel the first time it is used (2–4 s, then cached on disk beside this
-file, ~0.1 s to load), so the engine compiles it in a background thread when it starts
-(``start``) and the numpy circuit in ``resistance`` answers until it is ``ready``.  Without
-numba the numpy circuit is used throughout.
+file: 0.2–0.5 s to import numba and load it), so the engine compiles it in a background
+thread when it starts (``start``) and the numpy circuit in ``resistance`` answers until it is
+``ready``.  Without numba, or if compiling fails, the numpy circuit is used throughout.
 """
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from typing import Iterator
 
 import numpy as np
 
-_ready = threading.Event()
+_ready = threading.Event()  # the kernel can be called
+_done = threading.Event()  # the loading thread has finished, with or without a kernel
 _lock = threading.Lock()
 _started = False
 
@@ -49,24 +50,28 @@ def start(wait: bool = False) -> None:
     takes ~0.4 s), so an engine starts as fast without it."""
     global _started
     with _lock:
-        if _started:
-            thread = None
-        else:
+        if not _started:
             _started = True
-            thread = threading.Thread(target=_warm_up, name="circuit-compile", daemon=True)
-            thread.start()
+            threading.Thread(target=_load, name="circuit-compile", daemon=True).start()
     if wait:
-        _ready.wait()
+        _done.wait()
 
 
 def wait(timeout: float) -> bool:
     """Wait up to ``timeout`` seconds for the kernel if it is being loaded; True if ready."""
-    if _started and not _ready.is_set():
-        _ready.wait(timeout)
+    if _started:
+        _done.wait(timeout)
     return _ready.is_set()
 
 
-def _warm_up() -> None:
+def _load() -> None:
+    try:
+        _compile()
+    finally:
+        _done.set()
+
+
+def _compile() -> None:
     global _band_cholesky, _band_solve, _carrier_free, solve
     from ..geometry import geometry
     from .resistance import _solve_compiled
