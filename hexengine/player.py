@@ -144,9 +144,6 @@ class Player:
             result = minimax_root(board, colour, depth, s.evaluation, started + seconds, stop)
             result.elapsed = time.monotonic() - started
             return result
-        if s.evaluation == "resistance":
-            # a just-started engine is still loading its compiled circuit
-            circuit.wait(LOAD_WAIT_SHARE * seconds)
         # the solver first, when the position is small enough to hope (not for fixed-depth
         # baselines, nor without knowledge): a proved win is played, anything else is left
         # to the search
@@ -156,5 +153,8 @@ class Player:
             n = len(solved.pv)
             return SearchResult(solved.move, WIN - max(n - 1, 0), n, solved.nodes,
                                 time.monotonic() - started, solved.pv or [solved.move])
+        if s.evaluation == "resistance":
+            # a just-started engine may still be loading its compiled circuit
+            circuit.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()))
         return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
                                       on_iteration)
