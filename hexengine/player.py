@@ -11,8 +11,9 @@ import time
 from dataclasses import dataclass, fields
 from typing import Callable, Optional
 
+from . import book
 from .board import Board
-from .evaluation import DEFAULT_EVALUATION, EVALUATIONS, circuit
+from .evaluation import DEFAULT_EVALUATION, EVALUATIONS, circuit, resistance
 from .search import ORDERINGS, WIN, Searcher, SearchResult, minimax_root
 from .solver import Solver, knowledge_by_name, solve_for_move
 
@@ -144,9 +145,13 @@ class Player:
             result = minimax_root(board, colour, depth, s.evaluation, started + seconds, stop)
             result.elapsed = time.monotonic() - started
             return result
-        # the solver first, when the position is small enough to hope (not for fixed-depth
-        # baselines, nor without knowledge): a proved win is played, anything else is left
-        # to the search
+        # a solved-position book, then the solver when the position is small enough to
+        # hope (neither for fixed-depth baselines, nor without knowledge): a proved win is
+        # played, anything else is left to the search
+        known = None if s.max_depth < 64 or not s.knowledge else book.lookup(board, colour)
+        if known is not None:  # a win, in at most as many moves as there are empty cells
+            return SearchResult(known, WIN - board.empty.bit_count(), 0, 0,
+                                time.monotonic() - started, [known], proved=True)
         solved = None if s.max_depth < 64 or not s.knowledge else solve_for_move(
             self.solver(), board.geo, board.stones, colour, seconds, stop)
         if solved is not None and solved.winner == colour:
@@ -154,7 +159,9 @@ class Player:
             return SearchResult(solved.move, WIN - max(n - 1, 0), n, solved.nodes,
                                 time.monotonic() - started, solved.pv or [solved.move])
         if s.evaluation == "resistance":
-            # a just-started engine may still be loading its compiled circuit
+            # a just-started engine may still be loading its compiled circuit; the board
+            # size's tables are built first (0.3 s at 52x52), as they are needed either way
+            resistance.prepare(board.geo)
             circuit.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()))
         return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
                                       on_iteration)
