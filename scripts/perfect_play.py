@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Check a finished match for perfect play: did ENGINE win every game it started on the
-winning side?
+"""Check a finished match for perfect play: did ENGINE hold the win in every game it started
+on the winning side?
 
 Each game's opening (the moves marked ``opening`` in results.jsonl) is solved with the DFPN
 solver; the side to move after it wins or loses against best play.  A game in which ENGINE
-had the winning side and lost is a perfect-play failure, listed with its moves.  Games whose
-opening the solver does not settle in ``--limit`` seconds are counted apart.
+had the winning side and lost is a perfect-play failure, listed with its moves.  So is a game
+it won only because the opponent failed to move (crash, refusal) in a position the opponent
+had won: MoHex fails in won positions as well as lost ones, so every forfeit's final position
+is solved too.  Games whose opening the solver does not settle in ``--limit`` seconds are
+counted apart.
 
     python scripts/perfect_play.py matches/ours-wolve-5x5/results.jsonl --engine ours
 """
@@ -36,7 +39,7 @@ def main(results: str, engine: str, limit: float) -> None:
         games = [json.loads(line) for line in f if line.strip()]
     solver = Solver(knowledge_by_name())
     verdicts: dict[tuple[str, ...], int | None] = {}
-    winning_side = lost = unknown = forfeits = 0
+    winning_side = lost = unknown = forfeits = forfeits_unknown = 0
     failures = []
     for game in games:
         if engine not in (game["black"], game["white"]):
@@ -61,16 +64,32 @@ def main(results: str, engine: str, limit: float) -> None:
         winning_side += 1
         if game["winner"] != engine:
             lost += 1
-            failures.append(game)
+            failures.append((game, "lost"))
         elif game["reason"] != "connection":
-            forfeits += 1  # the opponent failed: says nothing of our play
+            # the opponent failed to move; MoHex does so in won positions too, so the
+            # final position says whether ours still held the win
+            stones = [0, 0]
+            moves = [m["move"] for m in game["moves"]]
+            for i, move in enumerate(moves):
+                stones[i % 2] |= 1 << geo.parse(move)
+            to_move = len(moves) % 2  # the opponent, who did not move
+            final = solver.solve(geo, stones, to_move, seconds=limit).winner
+            if final == ours:
+                forfeits += 1
+            elif final is None:
+                forfeits_unknown += 1
+            else:
+                lost += 1
+                failures.append((game, "the win was lost; the opponent forfeited a won game"))
     print(f"{engine}: {winning_side} games on the winning side of a solved opening, "
-          f"{winning_side - lost} won ({winning_side - lost - forfeits} by connection, "
-          f"{forfeits} by the opponent's forfeit), {lost} lost; "
+          f"{winning_side - lost - forfeits_unknown} held the win "
+          f"({winning_side - lost - forfeits - forfeits_unknown} to a connection, {forfeits} "
+          f"to the opponent's forfeit in a position it had lost), {lost} did not; "
+          f"{forfeits_unknown} forfeits in unsolved positions; "
           f"{unknown} games with unsolved openings")
-    for game in failures:
+    for game, why in failures:
         moves = " ".join(m["move"] for m in game["moves"])
-        print(f"  game {game['game']} ({game['reason']}): {moves}")
+        print(f"  game {game['game']} ({game['reason']}; {why}): {moves}")
     sys.exit(1 if lost else 0)
 
 
