@@ -6,15 +6,16 @@ the search it falls back to can lose a won game there.  A book holds, for the po
 the first plies, the move the solver proved winning, so ``genmove`` answers them at once;
 from there on the solver keeps up.  MoHex keeps an opening book for the same reason.
 
-A book is a JSON file ``data/book-WxH.json`` in this package, built by
+A book is a gzipped JSON file ``data/book-WxH.json.gz`` in this package, built by
 ``scripts/make_book.py`` (which records how: plies, seconds, the engine's version).  Keys
 name the stones (black cells, then white cells, each sorted by name), so a position is found
-however its moves were ordered; both the position and its 180° rotation are stored.  Books
-are for games without swap, with the colours alternating from black.
+however its moves were ordered; of a position and its 180° rotation only the key that sorts
+first is stored.
 """
 from __future__ import annotations
 
 import functools
+import gzip
 import json
 import os
 from typing import Optional
@@ -46,20 +47,29 @@ def rotate_bits(geo: Geometry, bits: int) -> int:
     return out
 
 
+def canonical(geo: Geometry, black: int, white: int) -> tuple[str, bool]:
+    """The key a book stores a position under: its own or its rotation's, whichever sorts
+    first, and whether it is the rotation's (then the stored move is rotated too)."""
+    key = position_key(geo, black, white)
+    turned = position_key(geo, rotate_bits(geo, black), rotate_bits(geo, white))
+    return (turned, True) if turned < key else (key, False)
+
+
 @functools.lru_cache(maxsize=16)
 def load(width: int, height: int) -> dict[str, str]:
-    """The book for this board size (empty when there is none)."""
-    path = os.path.join(DATA, f"book-{width}x{height}.json")
+    """The book for this board size, by canonical key (empty when there is none)."""
+    path = os.path.join(DATA, f"book-{width}x{height}.json.gz")
     if not os.path.exists(path):
         return {}
-    with open(path, encoding="utf-8") as f:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
         return dict(json.load(f)["moves"])
 
 
 def lookup(board: Board, colour: int) -> Optional[int]:
-    """The book's winning move for ``colour`` to move on ``board``, or None."""
-    if board.allow_swap:
-        return None
+    """The book's winning move for ``colour`` to move on ``board``, or None.  The position
+    and the side to move decide the winner, so the swap rule does not matter: the book has
+    no empty board, and a swapped position (a lone white stone, black to move) is not in
+    it."""
     black, white = board.stones
     if colour != (BLACK if black.bit_count() == white.bit_count() else 1 - BLACK) or \
             black.bit_count() - white.bit_count() not in (0, 1):
@@ -67,8 +77,11 @@ def lookup(board: Board, colour: int) -> Optional[int]:
     book = load(board.width, board.height)
     if not book:
         return None
-    name = book.get(position_key(board.geo, black, white))
+    key, turned = canonical(board.geo, black, white)
+    name = book.get(key)
     if name is None:
         return None
     move = board.geo.parse(name)
+    if turned:
+        move = rotate(board.geo, move)
     return move if (board.empty >> move) & 1 else None

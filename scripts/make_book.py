@@ -6,10 +6,11 @@ walked with the loser's every move and the winner's proved move, and each positi
 fewer than ``--plies`` stones gets its winner's move.  One solver (one table) serves the
 whole walk, so a position is usually proved by the search of its parent.
 
-    python scripts/make_book.py --size 6 --plies 4
+    python scripts/make_book.py --size 6 --plies 5
 """
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import sys
@@ -21,14 +22,14 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import hexengine  # noqa: E402
 from hexengine.board import WHITE  # noqa: E402
-from hexengine.book import DATA, position_key, rotate, rotate_bits  # noqa: E402
+from hexengine.book import DATA, canonical, rotate  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
 from hexengine.solver import Solver, knowledge_by_name  # noqa: E402
 
 
 @click.command()
 @click.option("--size", type=click.IntRange(2, 8), default=6, show_default=True)
-@click.option("--plies", type=click.IntRange(2, 6), default=4, show_default=True,
+@click.option("--plies", type=click.IntRange(2, 6), default=5, show_default=True,
               help="Positions with fewer stones than this get their winning move.")
 @click.option("--limit", type=float, default=600.0, show_default=True,
               help="Seconds per position before it is left out as unsolved.")
@@ -42,12 +43,11 @@ def main(size: int, plies: int, limit: float, out: str | None) -> None:
     started = time.monotonic()
 
     def store(stones: list[int], move: int) -> None:
-        moves[position_key(geo, stones[0], stones[1])] = geo.name(move)
-        moves[position_key(geo, rotate_bits(geo, stones[0]), rotate_bits(geo, stones[1]))] = \
-            geo.name(rotate(geo, move))
+        key, turned = canonical(geo, stones[0], stones[1])
+        moves[key] = geo.name(rotate(geo, move) if turned else move)
 
     def visit(stones: list[int], colour: int, count: int) -> None:
-        if count >= plies or position_key(geo, *stones) in moves:
+        if count >= plies or canonical(geo, *stones)[0] in moves:
             return
         result = solver.solve(geo, stones, colour, limit)
         if result.winner is None:
@@ -73,15 +73,15 @@ def main(size: int, plies: int, limit: float, out: str | None) -> None:
         visit([1 << first, 0], WHITE, 1)
         click.echo(f"{geo.name(first)}: {len(moves)} entries, {len(unsolved)} unsolved, "
                    f"{time.monotonic() - started:.0f} s", err=True)
-    path = out or os.path.join(DATA, f"book-{size}x{size}.json")
+    path = out or os.path.join(DATA, f"book-{size}x{size}.json.gz")
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
+    with gzip.open(path, "wt", encoding="utf-8") as f:
         json.dump({"size": f"{size}x{size}", "plies": plies,
                    "built_by": f"scripts/make_book.py --size {size} --plies {plies} "
                                f"(hexengine {hexengine.__version__})",
                    "seconds": round(time.monotonic() - started),
                    "unsolved": sorted(unsolved),
-                   "moves": dict(sorted(moves.items()))}, f, indent=0)
+                   "moves": dict(sorted(moves.items()))}, f, indent=0)  # one orientation
         f.write("\n")
     click.echo(f"{path}: {len(moves)} entries, {len(unsolved)} unsolved, "
                f"{time.monotonic() - started:.0f} s")

@@ -42,23 +42,26 @@ def _entries_hold(size: int, count: int, seconds: float, seed: int) -> int:
     return len(keys)
 
 
-def test_the_5x5_book_covers_every_opening_and_its_moves_win():
-    moves = book.load(5, 5)
-    geo = geometry(5, 5)
-    # every one-stone opening has an entry, or (black won it) every reply does
+def _covers_every_opening(size: int) -> None:
+    """Every one-stone opening has an entry, or (black won it) every reply does."""
+    moves = book.load(size, size)
+    geo = geometry(size, size)
     for cell in geo.cells:
-        key = book.position_key(geo, 1 << cell, 0)
-        if key not in moves:
+        if book.canonical(geo, 1 << cell, 0)[0] not in moves:
             for reply in geo.cells:
                 if reply != cell:
-                    assert book.position_key(geo, 1 << cell, 1 << reply) in moves
+                    assert book.canonical(geo, 1 << cell, 1 << reply)[0] in moves
+
+
+def test_the_5x5_book_covers_every_opening_and_its_moves_win():
+    _covers_every_opening(5)
     assert _entries_hold(5, 150, 30.0, seed=5) == 150
 
 
-def test_a_sample_of_the_6x6_book_wins():
-    # the positions with one stone are the hardest (a minute for some): take the others
-    moves = book.load(6, 6)
-    assert len(moves) > 1000
+def test_the_6x6_book_covers_every_opening_and_a_sample_wins():
+    _covers_every_opening(6)
+    # the positions with one stone are the hardest (a minute for some); a random sample
+    # is mostly deeper ones
     assert _entries_hold(6, 12, 120.0, seed=6) == 12
 
 
@@ -68,15 +71,18 @@ def test_every_6x6_one_stone_entry_wins():
     geo = geometry(6, 6)
     solver = Solver(knowledge_by_name())
     for cell in geo.cells:
-        key = book.position_key(geo, 1 << cell, 0)
-        if key in moves:
-            stones = [1 << cell, 1 << geo.parse(moves[key])]
-            assert solver.solve(geo, stones, BLACK, 600).winner == WHITE, key
+        board = Board(6)
+        board.play(cell, BLACK)
+        move = book.lookup(board, WHITE)
+        if move is not None:
+            stones = [1 << cell, 1 << move]
+            assert solver.solve(geo, stones, BLACK, 600).winner == WHITE, geo.name(cell)
 
 
 def test_lookup_ignores_move_order_and_finds_rotations():
     moves = book.load(5, 5)
-    key = next(k for k in sorted(moves) if len(k.replace("|", " ").split()) >= 3)
+    key = next(k for k in sorted(moves) if len(k.replace("|", " ").split()) >= 3
+               and book.canonical(geometry(5, 5), *_board(5, k).stones)[0] == k)
     board = _board(5, key)
     other = Board(5)  # the same stones, played in another order
     black, white = ([n for n in part.split(" ") if n] for part in key.split("|"))
@@ -85,13 +91,15 @@ def test_lookup_ignores_move_order_and_finds_rotations():
             other.play(other.parse_move(black[i]), BLACK)
         if i < len(white):
             other.play(other.parse_move(white[i]), WHITE)
-    colour = board.to_move  # the colours alternated from black
+    colour_to_move = colour = board.to_move  # the colours alternated from black
     assert book.lookup(board, colour) == book.lookup(other, colour) \
         == board.parse_move(moves[key])
     geo = board.geo
-    turned = book.position_key(geo, book.rotate_bits(geo, board.stones[0]),
-                               book.rotate_bits(geo, board.stones[1]))
-    assert moves[turned] == geo.name(book.rotate(geo, board.parse_move(moves[key])))
+    turned = Board(5)  # the 180° rotation: the book answers with the rotated move
+    for bits, colour in ((board.stones[BLACK], BLACK), (board.stones[WHITE], WHITE)):
+        for cell in geo.iter_bits(bits):
+            turned.play(book.rotate(geo, cell), colour)
+    assert book.lookup(turned, colour_to_move) == book.rotate(geo, board.parse_move(moves[key]))
 
 
 def test_lookup_declines_what_the_book_does_not_cover():
@@ -105,10 +113,10 @@ def test_lookup_declines_what_the_book_does_not_cover():
 
 
 def test_genmove_plays_the_book_move_over_the_protocol(make_engine):
-    moves = book.load(6, 6)
     geo = geometry(6, 6)
-    opening = next(c for c in geo.cells if book.position_key(geo, 1 << c, 0) in moves)
-    expected = moves[book.position_key(geo, 1 << opening, 0)]
+    opening = next(c for c in geo.cells
+                   if book.lookup(_board(6, f"{geo.name(c)}|"), WHITE) is not None)
+    expected = geo.name(book.lookup(_board(6, f"{geo.name(opening)}|"), WHITE))
     engine = make_engine("--time", "1")
     engine.ok("boardsize 6")
     engine.ok(f"play b {geo.name(opening)}")
