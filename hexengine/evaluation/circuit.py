@@ -72,15 +72,16 @@ def _load() -> None:
 
 
 def _compile() -> None:
-    global _band_cholesky, _band_solve, _carrier_free, solve
+    global _band_cholesky, _band_solve, _add_link, _add_currents, _carrier_free, solve
     from ..geometry import geometry
     from .resistance import _solve_compiled
     try:
         import numba
         jit = numba.njit(cache=True, nogil=True)
         # callees first: a compiled function finds them as compiled globals
-        _band_cholesky, _band_solve, _carrier_free = (
-            jit(_band_cholesky), jit(_band_solve), jit(_carrier_free))
+        _band_cholesky, _band_solve, _add_link, _add_currents, _carrier_free = (
+            jit(_band_cholesky), jit(_band_solve), jit(_add_link), jit(_add_currents),
+            jit(_carrier_free))
         solve = jit(solve)
         geo = geometry(2, 2)
         _solve_compiled(geo, [1 << geo.cells[0], 0], 0, True, None, 1.0, 1.0)
@@ -126,6 +127,25 @@ def _band_solve(band, n, bw, x):
         for k in range(i + 1, top):
             s -= band[k, k - i] * x[k]
         x[i] = s / band[i, 0]
+
+
+def _add_link(band, a, b, g):
+    """Conductance ``g`` between cells ``a`` and ``b`` (at most the band width apart)."""
+    band[a, 0] += g
+    band[b, 0] += g
+    band[max(a, b), abs(a - b)] -= g
+
+
+def _add_currents(ends, g, v, current, energy):
+    """The current through each link (a row of ``ends``: its two cells first), counted at
+    both of its cells."""
+    for p in range(ends.shape[0]):
+        if g[p] > 0.0:
+            a = ends[p, 0]
+            b = ends[p, 1]
+            x = g[p] * abs(v[a] - v[b]) / current
+            energy[a] += x
+            energy[b] += x
 
 
 def _carrier_free(state, theirs, off, idx, j):
@@ -184,9 +204,7 @@ def solve(raw_b, raw_w, cells, first, reach, edge_reach, strong, flows, pairs, b
             else:
                 g = 1.0
             g_pair[p] = g
-            band[a, 0] += g
-            band[b, 0] += g
-            band[b, b - a] -= g
+            _add_link(band, a, b, g)
         for p in range(n_bridges):
             a = bridges[p, 0]
             b = bridges[p, 1]
@@ -200,11 +218,7 @@ def solve(raw_b, raw_w, cells, first, reach, edge_reach, strong, flows, pairs, b
                     g = reach
             g_bridge[p] = g
             if g > 0.0:
-                hi = a if a > b else b
-                lo = a + b - hi
-                band[a, 0] += g
-                band[b, 0] += g
-                band[hi, hi - lo] -= g
+                _add_link(band, a, b, g)
         for side in range(2):
             tag = colour * 2 + side
             to_edge = g_src if side == 0 else g_goal
@@ -238,12 +252,8 @@ def solve(raw_b, raw_w, cells, first, reach, edge_reach, strong, flows, pairs, b
             elif b == -2:
                 g_goal[a] += strong
             else:
-                hi = a if a > b else b
-                lo = a + b - hi
-                if hi - lo <= bw:
-                    band[a, 0] += strong
-                    band[b, 0] += strong
-                    band[hi, hi - lo] -= strong
+                if abs(a - b) <= bw:
+                    _add_link(band, a, b, strong)
                 else:  # outside the band: added by the Woodbury identity below
                     far_a[n_far] = a
                     far_b[n_far] = b
@@ -292,19 +302,7 @@ def solve(raw_b, raw_w, cells, first, reach, edge_reach, strong, flows, pairs, b
             current += g_src[i] * (1.0 - v[i])
         out[k] = 1.0 / current if current > 1e-12 else math.inf
         if flows and current > 1e-12:
-            for p in range(n_pairs):
-                if g_pair[p] > 0.0:
-                    a = pairs[p, 0]
-                    b = pairs[p, 1]
-                    x = g_pair[p] * abs(v[a] - v[b]) / current
-                    energy[a] += x
-                    energy[b] += x
-            for p in range(n_bridges):
-                if g_bridge[p] > 0.0:
-                    a = bridges[p, 0]
-                    b = bridges[p, 1]
-                    x = g_bridge[p] * abs(v[a] - v[b]) / current
-                    energy[a] += x
-                    energy[b] += x
+            _add_currents(pairs, g_pair, v, current, energy)
+            _add_currents(bridges, g_bridge, v, current, energy)
             for i in range(n):
                 energy[i] += (g_src[i] * (1.0 - v[i]) + g_goal[i] * v[i]) / current

@@ -154,6 +154,7 @@ def prepare_links(geo: Geometry, links) -> Links:
 
 _NO_LINKS = (np.zeros((0, 3), dtype=np.int64), np.zeros(1, dtype=np.int64),
              np.zeros(0, dtype=np.int64))
+_NO_ENERGY = np.zeros(0)
 
 
 @functools.lru_cache(maxsize=64)
@@ -195,7 +196,7 @@ def _solve_compiled(geo: Geometry, stones: list, first: int, flows: bool,
     raw_w = np.frombuffer(stones[1].to_bytes(nbytes, "little"), dtype=np.uint8)
     lk, lk_off, lk_idx = _NO_LINKS if links is None else links.compiled
     out = np.empty(2)
-    energy = np.zeros(cells.shape[0])
+    energy = np.zeros(cells.shape[0]) if flows else _NO_ENERGY  # written only with flows
     circuit.solve(raw_b, raw_w, cells, first, reach, edge_reach, STRONG, flows, pairs,
                   bridges, rows, tpl, deep, deep_off, deep_idx, lk, lk_off, lk_idx, span, out,
                   energy)
