@@ -20,7 +20,7 @@ import json
 import os
 from typing import Optional
 
-from .board import BLACK, Board
+from .board import BLACK, WHITE, Board
 from .geometry import Geometry
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
@@ -33,25 +33,11 @@ def position_key(geo: Geometry, black: int, white: int) -> str:
     return f"{names(black)}|{names(white)}"
 
 
-def rotate(geo: Geometry, cell: int) -> int:
-    """The cell's image under the 180° rotation, which maps each colour's edges to
-    themselves (so a position and its rotation have the same winner)."""
-    c, r = geo.coords(cell)
-    return geo.index(geo.width - 1 - c, geo.height - 1 - r)
-
-
-def rotate_bits(geo: Geometry, bits: int) -> int:
-    out = 0
-    for cell in geo.iter_bits(bits):
-        out |= 1 << rotate(geo, cell)
-    return out
-
-
 def canonical(geo: Geometry, black: int, white: int) -> tuple[str, bool]:
     """The key a book stores a position under: its own or its rotation's, whichever sorts
     first, and whether it is the rotation's (then the stored move is rotated too)."""
     key = position_key(geo, black, white)
-    turned = position_key(geo, rotate_bits(geo, black), rotate_bits(geo, white))
+    turned = position_key(geo, geo.rotate_bits(black), geo.rotate_bits(white))
     return (turned, True) if turned < key else (key, False)
 
 
@@ -71,8 +57,8 @@ def lookup(board: Board, colour: int) -> Optional[int]:
     no empty board, and a swapped position (a lone white stone, black to move) is not in
     it."""
     black, white = board.stones
-    if colour != (BLACK if black.bit_count() == white.bit_count() else 1 - BLACK) or \
-            black.bit_count() - white.bit_count() not in (0, 1):
+    lead = black.bit_count() - white.bit_count()  # colours alternating from black: 0 or 1
+    if lead not in (0, 1) or colour != (WHITE if lead else BLACK):
         return None
     book = load(board.width, board.height)
     if not book:
@@ -83,5 +69,5 @@ def lookup(board: Board, colour: int) -> Optional[int]:
         return None
     move = board.geo.parse(name)
     if turned:
-        move = rotate(board.geo, move)
+        move = board.geo.rotate(move)
     return move if (board.empty >> move) & 1 else None

@@ -105,6 +105,16 @@ class Geometry:
         c, r = self.coords(cell)
         return self.index(r, c)
 
+    def rotate(self, cell: int) -> int:
+        """The cell's image under the 180° rotation, which maps each colour's edges onto
+        themselves (a position and its rotation have the same winner)."""
+        return self.cells[-1] - cell
+
+    def rotate_bits(self, bits: int) -> int:
+        """``rotate`` of every cell in ``bits``: the bit string reversed."""
+        n = self.cells[-1] + 1
+        return int(format(bits, f"0{n}b")[::-1], 2) if bits else 0
+
     # --- bitboard helpers --------------------------------------------------------------
     def dilate(self, bits: int) -> int:
         """Bits plus all their hex neighbours, clipped to the board."""

@@ -303,11 +303,11 @@ class Solver:
             zob = zobrist_keys(geo.max_index)
             rot = tuple(tuple(z[last - i] if 0 <= last - i < geo.max_index else 0
                               for i in range(geo.max_index)) for z in zob)
-            tables = (zob, rot, last)
+            tables = (zob, rot)
             if len(self._tables) >= 64:  # one entry per board layout: capped like geometry()
                 self._tables.clear()
             self._tables[geo.max_index] = tables
-        self.zob, self.zrot, self.last = tables
+        self.zob, self.zrot = tables
         h = hr = 0
         for colour, bits in enumerate(stones):
             for i in geo.iter_bits(bits):
@@ -331,10 +331,6 @@ class Solver:
                 return c
         return None
 
-    def _rotate(self, bits: int) -> int:
-        n = self.last + 1
-        return int(format(bits, f"0{n}b")[::-1], 2) if bits else 0
-
     def _key(self, colour: int) -> tuple[int, bool]:
         side = 0x9E3779B97F4A7C15 if colour else 0
         h, hr = self.h ^ side, self.hr ^ side
@@ -347,17 +343,17 @@ class Solver:
             return None
         pn, dn, proof, best, _ = entry
         if flip:
-            proof = self._rotate(proof)
+            proof = self.geo.rotate_bits(proof)
             if best >= 0:
-                best = self.last - best
+                best = self.geo.rotate(best)
         return pn, dn, proof, best
 
     def _store(self, key: int, flip: bool, pn: int, dn: int, proof: int, best: int,
                work: int) -> None:
         if flip:
-            proof = self._rotate(proof)
+            proof = self.geo.rotate_bits(proof)
             if best >= 0:
-                best = self.last - best
+                best = self.geo.rotate(best)
         tt = self.tt
         tt[key] = (pn, dn, proof, best, work)
         if len(tt) > self.tt_size:
@@ -449,7 +445,7 @@ class Solver:
                     if p == 0 or d == 0:
                         pr = e[2]
                         if cflip[i] and pr:
-                            pr = self._rotate(pr)
+                            pr = self.geo.rotate_bits(pr)
                         cproof[i] = pr
                     cpn[i], cdn[i] = p, d
                 d = cdn[i]

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import hexengine  # noqa: E402
 from hexengine.board import WHITE  # noqa: E402
-from hexengine.book import DATA, canonical, rotate  # noqa: E402
+from hexengine.book import DATA, canonical  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
 from hexengine.solver import Solver, knowledge_by_name  # noqa: E402
 
@@ -44,7 +44,7 @@ def main(size: int, plies: int, limit: float, out: str | None) -> None:
 
     def store(stones: list[int], move: int) -> None:
         key, turned = canonical(geo, stones[0], stones[1])
-        moves[key] = geo.name(rotate(geo, move) if turned else move)
+        moves[key] = geo.name(geo.rotate(move) if turned else move)
 
     def visit(stones: list[int], colour: int, count: int) -> None:
         if count >= plies or canonical(geo, *stones)[0] in moves:

@@ -98,8 +98,8 @@ def test_lookup_ignores_move_order_and_finds_rotations():
     turned = Board(5)  # the 180° rotation: the book answers with the rotated move
     for bits, colour in ((board.stones[BLACK], BLACK), (board.stones[WHITE], WHITE)):
         for cell in geo.iter_bits(bits):
-            turned.play(book.rotate(geo, cell), colour)
-    assert book.lookup(turned, colour_to_move) == book.rotate(geo, board.parse_move(moves[key]))
+            turned.play(geo.rotate(cell), colour)
+    assert book.lookup(turned, colour_to_move) == geo.rotate(board.parse_move(moves[key]))
 
 
 def test_lookup_declines_what_the_book_does_not_cover():
