@@ -29,6 +29,14 @@ from hexengine.solver import Solver, knowledge_by_name  # noqa: E402
 COLOURS = {"black": BLACK, "white": WHITE}
 
 
+def _stones(geo, moves) -> list[int]:
+    """Black's and white's stones after ``moves``, played in alternation from black."""
+    stones = [0, 0]
+    for i, move in enumerate(moves):
+        stones[i % 2] |= 1 << geo.parse(move)
+    return stones
+
+
 @click.command()
 @click.argument("results", type=click.Path(exists=True, dir_okay=False))
 @click.option("--engine", required=True, help="The engine whose play is checked.")
@@ -48,9 +56,7 @@ def main(results: str, engine: str, limit: float) -> None:
         geo = geometry(width, height)
         opening = tuple(m["move"] for m in game["moves"] if m["by"] == "opening")
         if (game["size"],) + opening not in verdicts:
-            stones = [0, 0]
-            for i, move in enumerate(opening):
-                stones[i % 2] |= 1 << geo.parse(move)
+            stones = _stones(geo, opening)
             to_move = BLACK if len(opening) % 2 == 0 else WHITE
             verdicts[(game["size"],) + opening] = solver.solve(
                 geo, stones, to_move, seconds=limit).winner
@@ -68,10 +74,8 @@ def main(results: str, engine: str, limit: float) -> None:
         elif game["reason"] != "connection":
             # the opponent failed to move; MoHex does so in won positions too, so the
             # final position says whether ours still held the win
-            stones = [0, 0]
             moves = [m["move"] for m in game["moves"]]
-            for i, move in enumerate(moves):
-                stones[i % 2] |= 1 << geo.parse(move)
+            stones = _stones(geo, moves)
             to_move = len(moves) % 2  # the opponent, who did not move
             final = solver.solve(geo, stones, to_move, seconds=limit).winner
             if final == ours:
