@@ -11,9 +11,9 @@ import time
 from dataclasses import dataclass, fields
 from typing import Callable, Optional
 
-from . import book
+from . import book, kernels
 from .board import Board
-from .evaluation import DEFAULT_EVALUATION, EVALUATIONS, circuit, resistance
+from .evaluation import DEFAULT_EVALUATION, EVALUATIONS, resistance
 from .search import ORDERINGS, WIN, Searcher, SearchResult, minimax_root
 from .solver import Solver, knowledge_by_name, solve_for_move
 
@@ -93,7 +93,7 @@ class Settings:
 
 
 LOAD_WAIT_SHARE = 0.6  # of a genmove's budget, at most, spent waiting for the compiled
-# circuit (~0.2-0.5 s to load from its disk cache): the rest at 5x the nodes is worth more
+# kernels (~0.2-0.5 s to load from their disk cache): the rest at 5x the nodes is worth more
 
 
 class Player:
@@ -105,7 +105,7 @@ class Player:
         self._searcher_key: tuple = ()
         self.rng = random.Random(self.settings.seed)
         self._solver: Optional[Solver] = None
-        circuit.start()  # the compiled circuit loads (or compiles) while the engine waits
+        kernels.start()  # the compiled kernels load (or compile) while the engine waits
 
     def solver(self) -> Solver:
         """The DFPN solver; its proofs last for the game (and the next ones)."""
@@ -162,6 +162,6 @@ class Player:
             # a just-started engine may still be loading its compiled circuit; the board
             # size's tables are built first (0.3 s at 52x52), as they are needed either way
             resistance.prepare(board.geo)
-            circuit.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()))
+            kernels.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()), "circuit")
         return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
                                       on_iteration)

@@ -18,6 +18,7 @@ import click
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine.board import Board  # noqa: E402
+from hexengine import kernels  # noqa: E402
 from hexengine.evaluation import EVALUATIONS, astar, circuit, shortest_path  # noqa: E402
 from hexengine.knowledge import inferior  # noqa: E402
 from hexengine.search import Searcher  # noqa: E402
@@ -155,7 +156,7 @@ def main(sizes: str, count: int, repeat: int, depth: int, width: int, trials: in
          vc_only: bool, default_seconds: float | None) -> None:
     """Print Markdown tables of evaluation cost and search speed."""
     size_list = [int(s) for s in sizes.split(",")]
-    circuit.start(wait=True)  # the compiled circuit, as the engine uses it
+    kernels.start(wait=True)  # the compiled kernels, as the engine uses them
     if vc_only:
         vc_table(size_list, count)
         return

@@ -222,10 +222,11 @@ def test_compiled_circuit_agrees_with_numpy():
     numpy one: resistances and per-cell currents, with and without the root's wires."""
     import numpy as np
 
+    from hexengine import kernels
     from hexengine.evaluation import circuit
     from hexengine.evaluation import resistance as res
     from hexengine.knowledge import analysis
-    circuit.start(wait=True)
+    kernels.start(wait=True)
     assert circuit.ready()
     rng = random.Random(17)
     far_wires = 0
@@ -264,8 +265,8 @@ def test_without_numba_the_numpy_circuit_answers():
         "import sys; sys.modules['numba'] = None\n"
         "from hexengine.board import Board\n"
         "from hexengine.evaluation import circuit, resistance\n"
-        "circuit.start(wait=True)\n"
-        "assert circuit.wait(0.1) is False and not circuit.ready()\n"
+        "from hexengine import kernels\nkernels.start(wait=True)\n"
+        "assert kernels.wait(0.1) and not circuit.ready()\n"
         "b = Board(5); b.play(b.parse_move('c3'))\n"
         "print(round(resistance.evaluate(b.geo, b.stones, 0), 6))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

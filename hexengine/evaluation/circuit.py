@@ -7,10 +7,9 @@ of n³/6 (11×11: 27 thousand against 300 thousand).  Wires from the root's H-se
 cells farther apart; those few are added by the Woodbury identity (one extra band solve
 each), which keeps the band intact.
 
-numba compiles the kernel the first time it is used (2–4 s, then cached on disk beside this
-file: 0.2–0.5 s to import numba and load it), so the engine compiles it in a background
-thread when it starts (``start``) and the numpy circuit in ``resistance`` answers until it is
-``ready``.  Without numba, or if compiling fails, the numpy circuit is used throughout.
+``hexengine.kernels`` compiles it (or loads it from numba's disk cache) in a background
+thread when the engine starts; until it is ``ready``, or without numba, the numpy circuit in
+``resistance`` answers.
 """
 from __future__ import annotations
 
@@ -22,9 +21,6 @@ from typing import Iterator
 import numpy as np
 
 _ready = threading.Event()  # the kernel can be called
-_done = threading.Event()  # the loading thread has finished, with or without a kernel
-_lock = threading.Lock()
-_started = False
 
 
 def ready() -> bool:
@@ -44,40 +40,12 @@ def numpy_only() -> Iterator[None]:
             _ready.set()
 
 
-def start(wait: bool = False) -> None:
-    """Compile (or load from the disk cache) the kernel in a background thread, and with
-    ``wait`` wait for it; a no-op when already started.  numba is imported there too (it
-    takes ~0.4 s), so an engine starts as fast without it."""
-    global _started
-    with _lock:
-        if not _started:
-            _started = True
-            threading.Thread(target=_load, name="circuit-compile", daemon=True).start()
-    if wait:
-        _done.wait()
-
-
-def wait(timeout: float) -> bool:
-    """Wait up to ``timeout`` seconds for the kernel if it is being loaded; True if ready."""
-    if _started:
-        _done.wait(timeout)
-    return _ready.is_set()
-
-
-def _load() -> None:
-    try:
-        _compile()
-    finally:
-        _done.set()
-
-
-def _compile() -> None:
+def load(jit) -> None:
+    """Compile the kernel with ``jit`` (numba.njit) and try it once; ready when it works."""
     global _band_cholesky, _band_solve, _add_link, _add_currents, _carrier_free, solve
     from ..geometry import geometry
     from .resistance import _solve_compiled
     try:
-        import numba
-        jit = numba.njit(cache=True, nogil=True)
         # callees first: a compiled function finds them as compiled globals
         _band_cholesky, _band_solve, _add_link, _add_currents, _carrier_free = (
             jit(_band_cholesky), jit(_band_solve), jit(_add_link), jit(_add_currents),
@@ -85,7 +53,7 @@ def _compile() -> None:
         solve = jit(solve)
         geo = geometry(2, 2)
         _solve_compiled(geo, [1 << geo.cells[0], 0], 0, True, None, 1.0, 1.0)
-    except Exception:  # pragma: no cover - no numba, or a broken install: numpy it is
+    except Exception:  # pragma: no cover - a broken install: numpy it is
         return
     _ready.set()
 

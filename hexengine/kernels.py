@@ -1,0 +1,61 @@
+"""The compiled kernels (numba), loaded together in one background thread.
+
+Two kernels: the resistance circuit (``evaluation.circuit``) and the H-search
+(``knowledge.hsearch``).  numba compiles each the first time (a few seconds, then cached
+on disk beside its module: 0.2–0.5 s to import numba and load them), so the engine loads
+them in a background thread when it starts (``start``) and the Python or numpy code
+answers until each one is ready.  Without numba, or if compiling fails, it answers
+throughout.
+"""
+from __future__ import annotations
+
+import threading
+
+_done = threading.Event()  # the loading thread has finished, with or without kernels
+_tried = {"circuit": threading.Event(), "hsearch": threading.Event()}  # each load attempted
+_lock = threading.Lock()
+_started = False
+
+
+def start(wait: bool = False) -> None:
+    """Load (or compile) every kernel in a background thread, and with ``wait`` wait for
+    them; a no-op when already started.  numba is imported there too (~0.4 s), so an
+    engine starts as fast without it."""
+    global _started
+    with _lock:
+        if not _started:
+            _started = True
+            threading.Thread(target=_load, name="kernels-compile", daemon=True).start()
+    if wait:
+        _done.wait()
+
+
+def wait(timeout: float, kernel: str = "") -> bool:
+    """Wait up to ``timeout`` seconds, if loading has started, for ``kernel`` ("circuit",
+    "hsearch") or by default all of them to be loaded or given up; True when they are
+    (each kernel's own ``ready`` says whether it loaded)."""
+    event = _tried[kernel] if kernel else _done
+    if _started:
+        event.wait(timeout)
+    return event.is_set()
+
+
+def _load() -> None:
+    try:
+        import numba
+        jit = numba.njit(cache=True, nogil=True)
+        inline = numba.njit(cache=True, nogil=True, inline="always")
+    except Exception:  # pragma: no cover - no numba: Python and numpy it is
+        jit = inline = None
+    from .evaluation import circuit
+    from .knowledge import hsearch
+    try:
+        for name, load in (("circuit", lambda: circuit.load(jit)),  # the search's first need
+                           ("hsearch", lambda: hsearch.load(jit, inline))):
+            try:
+                if jit is not None:
+                    load()
+            finally:
+                _tried[name].set()
+    finally:
+        _done.set()

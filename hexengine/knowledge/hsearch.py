@@ -1,0 +1,892 @@
+"""The H-search of ``vc`` compiled (numba): the same closure on fixed arrays, ~50× faster.
+
+``vc._Builder`` is the reference: this kernel applies the same rules in the same order (base
+connections, a queue of full carriers by size, AND through each partner, OR over each new
+semi) under the same ``Limits``, so it derives exactly the same connections; a test keeps the
+two equal on random positions.  Only the representation differs:
+
+- a carrier is a row of ``W`` 64-bit words (the engine's padded cell bits, little end first);
+- nodes are numbered 0 … max_index − 1 for cells (a group by its lowest cell) and
+  max_index, max_index + 1 for the colour's start and goal edge;
+- each node pair that has connections owns a *slot*: up to ``max_fulls`` full and
+  ``max_semis`` semi carriers, sorted by size, with each semi's key;
+- the queue is a binary heap of events ordered by (carrier size, event number), as
+  ``heapq`` orders (size, sequence) there.
+
+The arrays live in a ``Workspace`` made once per board size and limits and reused by every
+build.  When a build outgrows it (more pairs or queued carriers than it holds), the build is
+run again in one twice as large, so the result never depends on the capacity.
+
+``hexengine.kernels`` compiles the kernel in its background thread; until it is ``ready``
+(or without numba) ``vc.build`` runs the Python closure.  ``CompiledConnections`` gives the
+kernel's result the interface of ``vc.Connections``, decoding pairs only when asked.
+"""
+from __future__ import annotations
+
+import functools
+import threading
+from contextlib import contextmanager
+from typing import Iterator, Optional
+
+import numpy as np
+
+from ..geometry import Geometry
+from . import vc
+
+MAX_CELLS = 640  # larger boards (past 24×24) keep the Python closure: the node tables grow
+# as the square of the cells
+_ready = threading.Event()
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_S1, _S2, _S4, _S56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
+_WORD = 64
+_MASK64 = (1 << 64) - 1
+
+# --- the kernel ---------------------------------------------------------------------------------
+# The kernel's helpers take three arrays: C (uint64 rows of W words: every carrier), I (int32:
+# every table of ints) and S (int64: counters, limits and where each table starts in C and
+# I).  numba updates an array's reference count (an atomic operation) for every array passed
+# to a call and every view made, which in this kernel cost more than the work itself; so
+# carriers are always named as a row of C, never as a view, and calls pass just these three.
+(ST_SLOTS, ST_EVENTS, ST_HEAP, ST_BUDGET, ST_WON, ST_COMPLETE, ST_OVERFLOW, _ST_FREE,
+ L_FULLS, L_SEMIS, L_ORS, L_CANDIDATES, L_AND, L_WORK, L_STOP_AT_WIN, L_TEMPLATES,
+ N_NODES, N_CELLS, N_SLOTS, N_EVENTS, N_FB, N_SB,
+ I_SLOT, I_PLIST, I_PLEN, I_PA, I_PB, I_FN, I_FLEN, I_SK, I_SN, I_SLEN, I_EVA, I_EVB, I_EVN,
+ I_HEAP, C_FC, C_SC, C_EV, C_T, S_SIZE) = range(41)
+# rows of the scratch block of C (from S[C_T])
+(R_INTER, R_UNION, R_I2, R_U2, R_ZERO, R_TPL, R_ENDBIT, R_MIDBIT, R_CAR, R_NEW, R_GNB, R_OWN,
+ R_OPP, R_EMPTY, R_START, R_GOAL) = range(16)
+R_OTH = 16  # then or_candidates rows of the OR's partners, or_candidates + 1 suffix rows,
+# and two stacks of STACK rows: intersections, unions
+
+
+def _popcount(x):
+    x = x - ((x >> _S1) & _M1)
+    x = (x & _M2) + ((x >> _S2) & _M2)
+    x = (x + (x >> _S4)) & _M4
+    return int((x * _H01) >> _S56)
+
+
+def _size(C, i):
+    n = 0
+    for x in range(C.shape[1]):
+        n += _popcount(C[i, x])
+    return n
+
+
+def _subset(C, i, j):
+    """C[i] ⊆ C[j]"""
+    for x in range(C.shape[1]):
+        if C[i, x] & ~C[j, x]:
+            return False
+    return True
+
+
+def _overlap(C, i, j):
+    for x in range(C.shape[1]):
+        if C[i, x] & C[j, x]:
+            return True
+    return False
+
+
+def _equal(C, i, j):
+    for x in range(C.shape[1]):
+        if C[i, x] != C[j, x]:
+            return False
+    return True
+
+
+def _copy(C, i, j):
+    """C[i] = C[j]"""
+    for x in range(C.shape[1]):
+        C[i, x] = C[j, x]
+
+
+def _has(C, i, cell):
+    return (C[i, cell >> 6] >> np.uint64(cell & 63)) & U1
+
+
+def _slot(I, S, a, b):
+    return I[S[I_SLOT] + a * S[N_NODES] + b]
+
+
+def _new_slot(I, S, a, b):
+    """A slot for pair (a, b), or −1 when the workspace is full."""
+    k = S[ST_SLOTS]
+    if k >= S[N_SLOTS]:
+        S[ST_OVERFLOW] = 1
+        return -1
+    S[ST_SLOTS] = k + 1
+    nn = S[N_NODES]
+    I[S[I_SLOT] + a * nn + b] = k
+    I[S[I_SLOT] + b * nn + a] = k
+    I[S[I_PA] + k] = a
+    I[S[I_PB] + k] = b
+    I[S[I_FLEN] + k] = 0
+    I[S[I_SLEN] + k] = 0
+    return k
+
+
+def _before(I, o, e, f):
+    """Event e leaves the queue before f: smaller carrier, then earlier."""
+    return I[o + e] < I[o + f] or (I[o + e] == I[o + f] and e < f)
+
+
+def _heap_push(I, S, e):
+    o = S[I_EVN]
+    h = S[I_HEAP]
+    i = S[ST_HEAP]
+    S[ST_HEAP] = i + 1
+    while i > 0:
+        p = (i - 1) >> 1
+        q = I[h + p]
+        if _before(I, o, q, e):
+            break
+        I[h + i] = q
+        i = p
+    I[h + i] = e
+
+
+def _heap_pop(I, S):
+    o = S[I_EVN]
+    h = S[I_HEAP]
+    top = I[h]
+    n = S[ST_HEAP] - 1
+    S[ST_HEAP] = n
+    if n == 0:
+        return top
+    e = I[h + n]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= n:
+            break
+        d = I[h + c]
+        if c + 1 < n and _before(I, o, I[h + c + 1], d):
+            c += 1
+            d = I[h + c]
+        if _before(I, o, e, d):
+            break
+        I[h + i] = d
+        i = c
+    I[h + i] = e
+    return top
+
+
+def _drop_supersets(C, I, S, rows, sizes, keys, k, m, ci):
+    """Remove from the m carriers at C rows ``rows``… (sizes at I[sizes…], keys at
+    I[keys…] unless keys < 0) those that contain C[ci]; returns how many are left."""
+    j = 0
+    for i in range(m):
+        if not _subset(C, ci, rows + i):
+            if j != i:
+                _copy(C, rows + j, rows + i)
+                I[sizes + j] = I[sizes + i]
+                if keys >= 0:
+                    I[keys + j] = I[keys + i]
+            j += 1
+    return j
+
+
+def _add_full(C, I, S, a, b, ci):
+    """vc._Builder.add_full: the carrier C[ci] between nodes a and b."""
+    if a == b:
+        return
+    k = _slot(I, S, a, b)
+    flen = S[I_FLEN]
+    if k < 0 or I[flen + k] == 0:  # the pair's first full carrier: a new partner
+        if k < 0:
+            k = _new_slot(I, S, a, b)
+            if k < 0:
+                return
+        nn = S[N_NODES]
+        pl = S[I_PLEN]
+        po = S[I_PLIST]
+        I[po + a * nn + I[pl + a]] = b
+        I[pl + a] += 1
+        I[po + b * nn + I[pl + b]] = a
+        I[pl + b] += 1
+    rows = S[C_FC] + k * S[N_FB]
+    sizes = S[I_FN] + k * S[N_FB]
+    m = I[flen + k]
+    for i in range(m):
+        if _subset(C, rows + i, ci):
+            return
+    j = _drop_supersets(C, I, S, rows, sizes, -1, k, m, ci)
+    I[flen + k] = j
+    n = _size(C, ci)
+    if j >= S[L_FULLS]:
+        if n >= I[sizes + j - 1]:
+            return
+        j -= 1
+    i = j
+    while i and I[sizes + i - 1] > n:
+        _copy(C, rows + i, rows + i - 1)
+        I[sizes + i] = I[sizes + i - 1]
+        i -= 1
+    _copy(C, rows + i, ci)
+    I[sizes + i] = n
+    I[flen + k] = j + 1
+    slen = S[I_SLEN]
+    m = I[slen + k]
+    if m:
+        sb = k * S[N_SB]
+        I[slen + k] = _drop_supersets(C, I, S, S[C_SC] + sb, S[I_SN] + sb, S[I_SK] + sb, k, m,
+                                      ci)
+    mi = S[N_CELLS]
+    if a >= mi and b >= mi:
+        S[ST_WON] = 1
+    e = S[ST_EVENTS]
+    if e >= S[N_EVENTS]:
+        S[ST_OVERFLOW] = 1
+        return
+    S[ST_EVENTS] = e + 1
+    I[S[I_EVA] + e] = a
+    I[S[I_EVB] + e] = b
+    I[S[I_EVN] + e] = n
+    _copy(C, S[C_EV] + e, ci)
+    _heap_push(I, S, e)
+
+
+def _add_semi(C, I, S, a, b, ci, key):
+    """vc._Builder.add_semi (carrier C[ci], key ``key``), then the OR over the pair."""
+    k = _slot(I, S, a, b)
+    if k >= 0:
+        rows = S[C_FC] + k * S[N_FB]
+        for i in range(I[S[I_FLEN] + k]):
+            if _subset(C, rows + i, ci):
+                return
+    else:
+        k = _new_slot(I, S, a, b)
+        if k < 0:
+            return
+    sb = k * S[N_SB]
+    rows = S[C_SC] + sb
+    sizes = S[I_SN] + sb
+    keys = S[I_SK] + sb
+    slen = S[I_SLEN]
+    m = I[slen + k]
+    for i in range(m):
+        if _subset(C, rows + i, ci):
+            return
+    j = _drop_supersets(C, I, S, rows, sizes, keys, k, m, ci)
+    I[slen + k] = j
+    n = _size(C, ci)
+    if j >= S[L_SEMIS]:
+        if n >= I[sizes + j - 1]:
+            return
+        j -= 1
+    i = j
+    while i and I[sizes + i - 1] > n:
+        _copy(C, rows + i, rows + i - 1)
+        I[sizes + i] = I[sizes + i - 1]
+        I[keys + i] = I[keys + i - 1]
+        i -= 1
+    _copy(C, rows + i, ci)
+    I[sizes + i] = n
+    I[keys + i] = key
+    I[slen + k] = j + 1
+    if j + 1 >= 2:
+        _do_or(C, I, S, a, b, k, ci)
+
+
+def _do_or(C, I, S, a, b, k, ci):
+    """vc._Builder.do_or: the new semi C[ci] with up to max_ors − 1 others of pair k."""
+    w = C.shape[1]
+    t = S[C_T]
+    cand = S[L_CANDIDATES]
+    oth = t + R_OTH
+    suf = oth + cand
+    stack = S[L_ORS] * (cand + 1) + 2
+    sti = suf + cand + 1
+    stu = sti + stack
+    rows = S[C_SC] + k * S[N_SB]
+    m = 0
+    for i in range(I[S[I_SLEN] + k]):
+        if m >= cand:
+            break
+        if not _equal(C, rows + i, ci):
+            _copy(C, oth + m, rows + i)
+            m += 1
+    if m == 0:
+        return
+    for x in range(w):
+        C[suf + m, x] = ~U0
+    for j in range(m - 1, -1, -1):
+        for x in range(w):
+            C[suf + j, x] = C[suf + j + 1, x] & C[oth + j, x]
+    if _overlap(C, ci, suf):
+        return
+    max_depth = S[L_ORS] - 1
+    frows = S[C_FC] + k * S[N_FB]
+    flen = S[I_FLEN]
+    inter, union, i2, u2 = t + R_INTER, t + R_UNION, t + R_I2, t + R_U2
+    # the stack's start indices and depths live in the I words of the OR's scratch
+    top = 1
+    _copy(C, sti, ci)
+    _copy(C, stu, ci)
+    sj = np.empty(stack, np.int64)
+    sd = np.empty(stack, np.int64)
+    sj[0] = 0
+    sd[0] = 0
+    while top:
+        top -= 1
+        _copy(C, inter, sti + top)
+        _copy(C, union, stu + top)
+        start = sj[top]
+        depth = sd[top]
+        for j in range(start, m):
+            S[ST_BUDGET] -= 1
+            same = True
+            empty = True
+            for x in range(w):
+                v = C[inter, x] & C[oth + j, x]
+                C[i2, x] = v
+                if v != C[inter, x]:
+                    same = False
+                if v:
+                    empty = False
+                C[u2, x] = C[union, x] | C[oth + j, x]
+            if same:
+                continue
+            covered = False
+            for i in range(I[flen + k]):
+                if _subset(C, frows + i, u2):
+                    covered = True
+                    break
+            if covered:
+                continue
+            if empty:
+                _add_full(C, I, S, a, b, u2)
+                continue
+            if depth + 1 < max_depth and not _overlap(C, i2, suf + j + 1):
+                _copy(C, sti + top, i2)
+                _copy(C, stu + top, u2)
+                sj[top] = j + 1
+                sd[top] = depth + 1
+                top += 1
+
+
+def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, group_of, is_group):
+    """vc.build for one colour into the workspace (C, I, S; see ``Workspace``).  The scratch
+    rows R_OWN … R_GOAL hold the own, opponent, empty, start-edge and goal-edge cells;
+    ``nbr[cell]`` lists the neighbours ascending (−1 padded), ``br_*`` the bridges and
+    ``tp_*`` the colour's edge templates in ``vc._tables`` order.  Returns False when the
+    workspace overflowed (the caller runs it again in a larger one)."""
+    w = C.shape[1]
+    mi = S[N_CELLS]
+    nn = S[N_NODES]
+    start_node = mi
+    goal_node = mi + 1
+    t = S[C_T]
+    own, opp, empty = t + R_OWN, t + R_OPP, t + R_EMPTY
+    zero, gnb, tpl = t + R_ZERO, t + R_GNB, t + R_TPL
+    for i in range(S[I_SLOT], S[I_SLOT] + nn * nn):
+        I[i] = -1
+    for i in range(S[I_PLEN], S[I_PLEN] + nn):
+        I[i] = 0
+    for i in range(L_FULLS):
+        S[i] = 0
+    S[ST_BUDGET] = S[L_WORK]
+    S[ST_COMPLETE] = 1
+    for x in range(w):
+        C[zero, x] = U0
+    # groups, lowest cell first, and their base connections (vc._add_base's order)
+    stack = np.empty(mi, np.int64)
+    for c in range(mi):
+        group_of[c] = -1
+        is_group[c] = 0
+    for c in range(mi):
+        if not _has(C, own, c) or group_of[c] >= 0:
+            continue
+        is_group[c] = 1
+        touch_s = False
+        touch_g = False
+        for x in range(w):
+            C[gnb, x] = U0
+        top = 1
+        stack[0] = c
+        group_of[c] = c
+        while top:
+            top -= 1
+            y = stack[top]
+            if _has(C, t + R_START, y):
+                touch_s = True
+            if _has(C, t + R_GOAL, y):
+                touch_g = True
+            for d in range(6):
+                z = nbr[y, d]
+                if z < 0:
+                    break
+                if _has(C, own, z):
+                    if group_of[z] < 0:
+                        group_of[z] = c
+                        stack[top] = z
+                        top += 1
+                elif _has(C, empty, z):
+                    C[gnb, z >> 6] |= U1 << np.uint64(z & 63)
+        if touch_s:
+            _add_full(C, I, S, c, start_node, zero)
+        if touch_g:
+            _add_full(C, I, S, c, goal_node, zero)
+        for z in range(mi):
+            if _has(C, gnb, z):
+                _add_full(C, I, S, c, z, zero)
+    for e in range(mi):
+        if not _has(C, empty, e):
+            continue
+        if _has(C, t + R_START, e):
+            _add_full(C, I, S, e, start_node, zero)
+        if _has(C, t + R_GOAL, e):
+            _add_full(C, I, S, e, goal_node, zero)
+        for d in range(6):
+            z = nbr[e, d]
+            if z < 0:
+                break
+            if z > e and _has(C, empty, z):
+                _add_full(C, I, S, e, z, zero)
+    for q in range(br_x.shape[0]):
+        x = br_x[q]
+        y = br_y[q]
+        if _has(C, opp, x) or _has(C, opp, y):
+            continue
+        inside = True
+        for v in range(w):
+            C[tpl, v] = br_c[q, v]
+            if br_c[q, v] & ~C[empty, v]:
+                inside = False
+        if not inside:
+            continue
+        nx = group_of[x] if group_of[x] >= 0 else x
+        ny = group_of[y] if group_of[y] >= 0 else y
+        _add_full(C, I, S, nx, ny, tpl)
+    if S[L_TEMPLATES]:
+        for q in range(tp_anchor.shape[0]):
+            x = tp_anchor[q]
+            if _has(C, opp, x):
+                continue
+            blocked = False
+            for v in range(w):
+                if tp_c[q, v] & C[opp, v]:
+                    blocked = True
+                C[tpl, v] = tp_c[q, v] & C[empty, v]
+            if blocked:
+                continue
+            nx = group_of[x] if group_of[x] >= 0 else x
+            _add_full(C, I, S, nx, mi + tp_edge[q], tpl)
+    if S[ST_OVERFLOW]:
+        return False
+    # the closure
+    and_n = S[L_AND]
+    fc = S[C_FC]
+    fb = S[N_FB]
+    flen = S[I_FLEN]
+    ev = S[C_EV]
+    car, new = t + R_CAR, t + R_NEW
+    endbit, midbit = t + R_ENDBIT, t + R_MIDBIT
+    while S[ST_HEAP]:
+        if S[ST_OVERFLOW]:
+            return False
+        if S[ST_BUDGET] <= 0:
+            S[ST_COMPLETE] = 0
+            break
+        if S[ST_WON] and S[L_STOP_AT_WIN]:
+            S[ST_COMPLETE] = 0
+            break
+        e = _heap_pop(I, S)
+        a = I[S[I_EVA] + e]
+        b = I[S[I_EVB] + e]
+        k = _slot(I, S, a, b)
+        if k < 0:
+            continue
+        live = False
+        for i in range(I[flen + k]):
+            if _equal(C, fc + k * fb + i, ev + e):
+                live = True
+                break
+        if not live:
+            continue
+        _copy(C, car, ev + e)
+        for side in range(2):
+            mid = a if side == 0 else b
+            end = b if side == 0 else a
+            if mid >= mi:
+                continue  # no AND over an edge
+            npart = I[S[I_PLEN] + mid]
+            if npart == 0:
+                continue
+            mid_own = is_group[mid] == 1
+            end_empty = end < mi and is_group[end] == 0
+            for x in range(w):
+                C[endbit, x] = U0
+                C[midbit, x] = U0
+            if end_empty:
+                C[endbit, end >> 6] = U1 << np.uint64(end & 63)
+            if not mid_own:
+                C[midbit, mid >> 6] = U1 << np.uint64(mid & 63)
+            plist = S[I_PLIST] + mid * nn
+            for j in range(npart):
+                z = I[plist + j]
+                if z == end:
+                    continue
+                if z < mi and is_group[z] == 0:
+                    if end_empty:
+                        continue  # no derived empty-empty connections
+                    if _has(C, car, z):
+                        continue
+                k2 = _slot(I, S, mid, z)
+                m2 = I[flen + k2]
+                S[ST_BUDGET] -= m2
+                for i in range(min(m2, and_n)):
+                    r2 = fc + k2 * fb + i
+                    if _overlap(C, r2, car) or _overlap(C, r2, endbit):
+                        continue
+                    for x in range(w):
+                        C[new, x] = C[car, x] | C[r2, x] | C[midbit, x]
+                    if mid_own:
+                        _add_full(C, I, S, end, z, new)
+                    else:
+                        _add_semi(C, I, S, end, z, new, mid)
+                    if S[ST_OVERFLOW]:
+                        return False
+    return S[ST_OVERFLOW] == 0
+
+
+# --- the Python side ---------------------------------------------------------------------------
+
+
+def words(bits: int, w: int) -> np.ndarray:
+    """A bitboard as ``w`` little-endian 64-bit words."""
+    return np.array([(bits >> (_WORD * i)) & _MASK64 for i in range(w)], np.uint64)
+
+
+def to_int(row) -> int:
+    """A word row back to a bitboard."""
+    out = 0
+    for i in range(len(row) - 1, -1, -1):
+        out = (out << _WORD) | int(row[i])
+    return out
+
+
+class Workspace:
+    """The kernel's arrays for one board size and one set of limits, reused by every build.
+
+    In I: the slot of each node pair (``slot``, nodes × nodes), each node's partners in the
+    order of their first full connection (``plist``, ``plen``), each slot's pair, its full
+    carriers' sizes and count (``FN``, ``flen``), its semis' keys, sizes and count (``SK``,
+    ``SN``, ``slen``), and the queued events (ends, size) with the heap over them.  In C:
+    the carriers of the slots' fulls (max_fulls + 1 rows each) and semis (max_semis + 1),
+    of the events, and the scratch rows."""
+
+    def __init__(self, geo: Geometry, limits, slots: int = 0, events: int = 0) -> None:
+        mi = geo.max_index
+        nn = mi + 2
+        w = (mi + _WORD - 1) // _WORD
+        self.mi = mi
+        self.limits = limits
+        self.slots = s = slots or max(1024, 8 * nn)
+        self.events = e = events or max(4096, 64 * nn)
+        fb, sb = limits.max_fulls + 1, limits.max_semis + 1
+        cand = limits.or_candidates
+        ors = max(1, limits.max_ors)
+        stack = ors * (cand + 1) + 2
+        S = self.S = np.zeros(S_SIZE, np.int64)
+        S[L_FULLS:L_TEMPLATES + 1] = (limits.max_fulls, limits.max_semis, ors, cand,
+                                      limits.and_fulls, limits.work, int(limits.stop_at_win),
+                                      int(limits.templates))
+        S[N_NODES], S[N_CELLS], S[N_SLOTS], S[N_EVENTS], S[N_FB], S[N_SB] = (
+            nn, mi, s, e, fb, sb)
+        at = 0
+        for index, length in ((I_SLOT, nn * nn), (I_PLIST, nn * nn), (I_PLEN, nn), (I_PA, s),
+                              (I_PB, s), (I_FN, s * fb), (I_FLEN, s), (I_SK, s * sb),
+                              (I_SN, s * sb), (I_SLEN, s), (I_EVA, e), (I_EVB, e), (I_EVN, e),
+                              (I_HEAP, e)):
+            S[index] = at
+            at += length
+        self.I = np.zeros(at, np.int32)
+        at = 0
+        for index, length in ((C_FC, s * fb), (C_SC, s * sb), (C_EV, e),
+                              (C_T, R_OTH + 2 * cand + 1 + 2 * stack)):
+            S[index] = at
+            at += length
+        self.C = np.zeros((at, w), np.uint64)
+        self.group_of = np.zeros(mi, np.int64)
+        self.is_group = np.zeros(mi, np.int8)
+        self.owner: object = None  # the CompiledConnections whose build it holds
+
+    def grown(self, geo: Geometry) -> "Workspace":
+        return Workspace(geo, self.limits, self.slots * 2, self.events * 2)
+
+    # --- reading the result ----------------------------------------------------------------
+    @property
+    def complete(self) -> bool:
+        return bool(self.S[ST_COMPLETE])
+
+    def node_id(self, x: int) -> int:
+        """A kernel node number as vc names nodes (edges −1 and −2)."""
+        return x if x < self.mi else self.mi - 1 - x
+
+    def kernel_node(self, x: int) -> int:
+        return x if x >= 0 else self.mi - 1 - x
+
+    def pair_slot(self, a: int, b: int) -> int:
+        """The slot of the pair of vc node ids (a, b); −1 when it has no connection."""
+        S = self.S
+        return int(self.I[S[I_SLOT] + self.kernel_node(a) * S[N_NODES] + self.kernel_node(b)])
+
+    def pair(self, k: int) -> tuple[int, int]:
+        S = self.S
+        return self.node_id(int(self.I[S[I_PA] + k])), self.node_id(int(self.I[S[I_PB] + k]))
+
+    def fulls(self, k: int) -> list[int]:
+        """The full carriers of slot ``k`` (none for −1), smallest first."""
+        if k < 0:
+            return []
+        S = self.S
+        base = S[C_FC] + k * S[N_FB]
+        return [to_int(self.C[base + i]) for i in range(self.I[S[I_FLEN] + k])]
+
+    def semis(self, k: int) -> list[tuple[int, int]]:
+        """(key cell, carrier) of the semi connections of slot ``k``, smallest first."""
+        if k < 0:
+            return []
+        S = self.S
+        base = k * S[N_SB]
+        return [(int(self.I[S[I_SK] + base + i]), to_int(self.C[S[C_SC] + base + i]))
+                for i in range(self.I[S[I_SLEN] + k])]
+
+    def used_slots(self) -> range:
+        return range(int(self.S[ST_SLOTS]))
+
+
+@functools.lru_cache(maxsize=16)
+def tables(geo: Geometry):
+    """Neighbours, bridges and per-colour edge rows and templates in the kernel's layout."""
+    mi = geo.max_index
+    w = (mi + _WORD - 1) // _WORD
+    nbr = np.full((mi, 6), -1, np.int64)
+    for c in geo.cells:
+        for j, z in enumerate(sorted(geo.neighbours[c])):
+            nbr[c, j] = z
+    bridges, templates = vc._tables(geo)
+    br_x = np.array([x for x, _, _ in bridges], np.int64)
+    br_y = np.array([y for _, y, _ in bridges], np.int64)
+    br_c = np.array([words(c, w) for _, _, c in bridges], np.uint64).reshape(len(bridges), w)
+    per_colour = []
+    for colour in (0, 1):
+        start, goal = geo.edges[colour]
+        inst = [(a, 0, c) for a, c in templates[start]] + [(a, 1, c) for a, c in templates[goal]]
+        anchor = np.array([a for a, _, _ in inst], np.int64)
+        edge = np.array([e for _, e, _ in inst], np.int64)
+        car = np.array([words(c, w) for _, _, c in inst], np.uint64).reshape(len(inst), w)
+        per_colour.append((start, goal, anchor, edge, car))
+    return w, nbr, br_x, br_y, br_c, tuple(per_colour)
+
+
+_WORKSPACES: dict = {}
+
+
+def run(geo: Geometry, stones, colour: int, limits) -> Workspace:
+    """The compiled build for ``colour``; the workspace holding its result stays valid until
+    the next build on this board size with these limits."""
+    w, nbr, br_x, br_y, br_c, per_colour = tables(geo)
+    start, goal, anchor, edge, car = per_colour[colour]
+    key = (geo.width, geo.height, limits)
+    ws = _WORKSPACES.get(key)
+    if ws is None:
+        if len(_WORKSPACES) >= 8:
+            _WORKSPACES.clear()
+        ws = _WORKSPACES[key] = Workspace(geo, limits)
+    ws.owner = None  # the result it held is overwritten
+    own, opp = stones[colour], stones[1 - colour]
+    rows = (own, opp, geo.mask & ~(own | opp), start, goal)
+    while True:
+        C = ws.C
+        t = int(ws.S[C_T]) + R_OWN
+        for r, bits in enumerate(rows):
+            for i in range(w):
+                C[t + r, i] = (bits >> (_WORD * i)) & _MASK64
+        if kernel(C, ws.I, ws.S, nbr, br_x, br_y, br_c, anchor, edge, car, ws.group_of,
+                  ws.is_group):
+            return ws
+        ws = _WORKSPACES[key] = ws.grown(geo)
+
+
+kernel = build  # replaced by the compiled function when numba has loaded it
+
+
+def ready() -> bool:
+    """True once the compiled kernel can be called without compiling."""
+    return _ready.is_set()
+
+
+def usable(geo: Geometry) -> bool:
+    """Whether ``vc.build`` on this board runs the compiled kernel."""
+    return _ready.is_set() and geo.max_index <= MAX_CELLS
+
+
+@contextmanager
+def python_only() -> Iterator[None]:
+    """Within the block ``vc.build`` runs the Python closure (for comparisons, benchmarks)."""
+    was_ready = _ready.is_set()
+    _ready.clear()
+    try:
+        yield
+    finally:
+        if was_ready:
+            _ready.set()
+
+
+def load(jit, inline) -> None:
+    """Compile the kernel (``jit``: numba.njit; ``inline``: the same, inlining the small
+    helpers into their callers) and run it once; ready when that works."""
+    global _popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _new_slot
+    global _before, _heap_push, _heap_pop, _drop_supersets, _add_full, _add_semi, _do_or
+    global kernel
+    from ..geometry import geometry
+    try:
+        # callees first: a compiled function finds them as compiled globals
+        (_popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _before) = (
+            inline(f) for f in (_popcount, _size, _subset, _overlap, _equal, _copy, _has,
+                                _slot, _before))
+        (_new_slot, _heap_push, _heap_pop, _drop_supersets, _add_full, _do_or, _add_semi) = (
+            jit(f) for f in (_new_slot, _heap_push, _heap_pop, _drop_supersets, _add_full,
+                             _do_or, _add_semi))
+        kernel = jit(build)
+        geo = geometry(3, 3)
+        run(geo, [1 << geo.cells[0], 1 << geo.cells[4]], 0, vc.DEFAULT_LIMITS)
+    except Exception:  # pragma: no cover - a broken install: the Python closure it is
+        return
+    _ready.set()
+
+
+class CompiledConnections(vc.Connections):
+    """``vc.Connections`` read from the kernel's workspace, pair by pair when asked.
+
+    The workspace is reused by the next build, so each result remembers which build it
+    was; when another has run since, it runs its own build again (the kernel is
+    deterministic) before reading."""
+
+    def __init__(self, geo: Geometry, stones, colour: int,
+                 limits: Optional[vc.Limits] = None) -> None:
+        self.geo = geo
+        self.colour = colour
+        self.stones = (stones[0], stones[1])
+        self.empty = geo.mask & ~(stones[0] | stones[1])
+        self.limits = limits or vc.DEFAULT_LIMITS
+        self._ws = run(geo, self.stones, colour, self.limits)
+        self._ws.owner = self
+        self.complete = self._ws.complete
+        self.work = self.limits.work - int(self._ws.S[ST_BUDGET])
+
+    def _workspace(self) -> "Workspace":
+        ws = self._ws
+        if getattr(ws, "owner", None) is not self:
+            ws = self._ws = run(self.geo, self.stones, self.colour, self.limits)
+            ws.owner = self
+        return ws
+
+    # --- the fast paths: one pair read --------------------------------------------------
+    def node(self, cell: int) -> int:
+        if cell < 0:
+            return cell
+        g = int(self._workspace().group_of[cell]) if self.stones[self.colour] >> cell & 1 \
+            else -1
+        return g if g >= 0 else cell
+
+    def _pair(self, a: int, b: int) -> tuple["Workspace", int]:
+        ws = self._workspace()
+        return ws, ws.pair_slot(a, b)
+
+    def edge_full(self) -> Optional[int]:
+        lst = self.edge_full_all()
+        return lst[0] if lst else None
+
+    def edge_full_all(self) -> list[int]:
+        ws, k = self._pair(vc.EDGE_START, vc.EDGE_GOAL)
+        return ws.fulls(k)
+
+    def edge_semis(self) -> list[int]:
+        return [carrier for _, carrier in self.edge_semis_keyed()]
+
+    def edge_semis_keyed(self) -> list[tuple[int, int]]:
+        ws, k = self._pair(vc.EDGE_START, vc.EDGE_GOAL)
+        return [(1 << key, carrier) for key, carrier in ws.semis(k)]
+
+    def full(self, a: int, b: int) -> list[int]:
+        ws, k = self._pair(self.node(a), self.node(b))
+        return ws.fulls(k)
+
+    def semi(self, a: int, b: int) -> list[int]:
+        return [carrier for _, carrier in self.semi_keyed(a, b)]
+
+    def semi_keyed(self, a: int, b: int) -> list[tuple[int, int]]:
+        ws, k = self._pair(self.node(a), self.node(b))
+        return ws.semis(k)
+
+    def full_pairs(self) -> list[tuple[int, int]]:
+        ws = self._workspace()
+        S, I = ws.S, ws.I
+        return [self._unkey(self._key(*ws.pair(k))) for k in ws.used_slots()
+                if I[S[I_FLEN] + k]]
+
+    def count(self) -> tuple[int, int]:
+        ws = self._workspace()
+        S, I = ws.S, ws.I
+        n = int(S[ST_SLOTS])
+        return (int(I[S[I_FLEN]:S[I_FLEN] + n].sum()), int(I[S[I_SLEN]:S[I_SLEN] + n].sum()))
+
+    # --- everything, decoded once (vc.update and the tests read the dictionaries) ------------
+    @functools.cached_property
+    def _decoded(self):
+        ws = self._workspace()
+        fulls: dict[int, list[int]] = {}
+        semis: dict[int, list[int]] = {}
+        keys: dict[int, list[int]] = {}
+        adj: dict[int, dict[int, list[int]]] = {}
+        for k in ws.used_slots():
+            a, b = ws.pair(k)
+            key = self._key(a, b)
+            f = ws.fulls(k)
+            if f:
+                fulls[key] = f
+            s = ws.semis(k)
+            if s:
+                keys[key] = [c for c, _ in s]
+                semis[key] = [c for _, c in s]
+        S, I = ws.S, ws.I
+        nn = int(S[N_NODES])
+        for x in range(nn):  # partners in the order the build made them, as vc's dicts
+            lst = I[S[I_PLIST] + x * nn: S[I_PLIST] + x * nn + I[S[I_PLEN] + x]]
+            if len(lst):
+                a = ws.node_id(x)
+                adj[a] = {ws.node_id(int(z)): fulls[self._key(a, ws.node_id(int(z)))]
+                          for z in lst}
+        groups: dict[int, int] = {}
+        group_of: dict[int, int] = {}
+        for cell in self.geo.iter_bits(self.stones[self.colour]):
+            g = int(ws.group_of[cell])
+            group_of[cell] = g
+            groups[g] = groups.get(g, 0) | 1 << cell
+        return fulls, semis, keys, adj, groups, group_of
+
+    fulls = property(lambda self: self._decoded[0])
+    semis = property(lambda self: self._decoded[1])
+    semi_keys = property(lambda self: self._decoded[2])
+    adj = property(lambda self: self._decoded[3])
+    groups = property(lambda self: self._decoded[4])
+    group_of = property(lambda self: self._decoded[5])
+
+
+def edge_lists(geo: Geometry, stones, colour: int,
+               limits: Optional[vc.Limits] = None) -> tuple[list[int], list[tuple[int, int]]]:
+    """The compiled build's edge-to-edge connections only: full carriers, and semis as
+    (key bit, carrier), smallest first (what the search checks at each node)."""
+    ws = run(geo, stones, colour, limits or vc.DEFAULT_LIMITS)
+    k = ws.pair_slot(vc.EDGE_START, vc.EDGE_GOAL)
+    return ws.fulls(k), [(1 << key, carrier) for key, carrier in ws.semis(k)]

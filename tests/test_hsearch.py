@@ -1,0 +1,144 @@
+"""The compiled H-search (hexengine.knowledge.hsearch) derives exactly what the Python one
+(vc._Builder) derives: the same carriers, in the same order, with the same keys, under any
+limits.  The Python build is checked for soundness against exhaustive play in test_vc.py, so
+equality carries that over."""
+import dataclasses
+import random
+
+import pytest
+
+from hexengine import kernels
+from hexengine.geometry import geometry
+from hexengine.knowledge import hsearch, vc
+from hexengine.knowledge.vc import EDGE_GOAL, EDGE_START
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled():
+    kernels.start(wait=True)
+    assert hsearch.ready()
+
+
+def python_build(geo, stones, colour, limits=None):
+    with hsearch.python_only():
+        return vc.build(geo, stones, colour, limits)
+
+
+def random_position(rng, size, stones=None):
+    geo = geometry(size, size)
+    cells = list(geo.cells)
+    rng.shuffle(cells)
+    n = rng.randrange(0, size * size // 2 + 1) if stones is None else stones
+    out = [0, 0]
+    for i, c in enumerate(cells[:n]):
+        out[i % 2] |= 1 << c
+    return geo, out
+
+
+def snapshot(conns):
+    """Everything a build derived, as plain data."""
+    fulls = {k: list(v) for k, v in conns.fulls.items() if v}
+    semis = {k: list(zip(conns.semi_keys[k], v)) for k, v in conns.semis.items() if v}
+    return fulls, semis, conns.complete
+
+
+LIMITS = [
+    vc.DEFAULT_LIMITS,
+    vc.Limits(max_fulls=2, max_semis=3, max_ors=3, or_candidates=4, and_fulls=2, work=3000),
+    vc.Limits(templates=False, stop_at_win=True),
+    vc.Limits(max_ors=1, work=500),
+]
+
+
+@pytest.mark.parametrize("limits", LIMITS, ids=["default", "tight", "no-templates", "no-or"])
+def test_compiled_build_equals_python_build(limits):
+    rng = random.Random(hash(limits) & 0xFFFF)
+    for _ in range(60):
+        size = rng.choice([1, 2, 3, 4, 5, 6, 7, 8, 9, 11])
+        geo, stones = random_position(rng, size)
+        colour = rng.randrange(2)
+        compiled = vc.build(geo, stones, colour, limits)
+        assert isinstance(compiled, hsearch.CompiledConnections)
+        assert snapshot(compiled) == snapshot(python_build(geo, stones, colour, limits))
+
+
+def test_a_workspace_too_small_grows_and_gives_the_same_result():
+    rng = random.Random(3)
+    geo, stones = random_position(rng, 9, 24)
+    key = (geo.width, geo.height, vc.DEFAULT_LIMITS)
+    hsearch._WORKSPACES[key] = hsearch.Workspace(geo, vc.DEFAULT_LIMITS, slots=4, events=8)
+    ws = hsearch.run(geo, stones, 0, vc.DEFAULT_LIMITS)
+    assert ws.slots > 4 and ws.events > 8
+    assert snapshot(vc.build(geo, stones, 0)) == snapshot(python_build(geo, stones, 0))
+
+
+def test_the_queries_answer_as_the_python_connections_do():
+    rng = random.Random(5)
+    for _ in range(30):
+        geo, stones = random_position(rng, rng.choice([4, 6, 9]))
+        colour = rng.randrange(2)
+        c, p = vc.build(geo, stones, colour), python_build(geo, stones, colour)
+        assert c.edge_full() == p.edge_full()
+        assert c.edge_full_all() == p.edge_full_all()
+        assert c.edge_semis() == p.edge_semis()
+        assert c.edge_semis_keyed() == p.edge_semis_keyed()
+        assert sorted(c.full_pairs()) == sorted(p.full_pairs())
+        assert c.count() == p.count()
+        assert c.groups == p.groups and c.group_of == p.group_of
+        for a, b in p.full_pairs()[:20]:
+            assert c.full(a, b) == p.full(a, b)
+            assert c.semi_keyed(a, b) == p.semi_keyed(a, b)
+        for cell in geo.cells:
+            assert c.node(cell) == p.node(cell)
+        assert vc.mustplay(geo, stones, 1 - colour, c) == vc.mustplay(geo, stones, 1 - colour, p)
+
+
+def test_a_result_read_after_another_build_is_still_its_own():
+    """Builds share one workspace; an older result builds itself again before reading."""
+    rng = random.Random(9)
+    geo, first = random_position(rng, 7, 14)
+    _, second = random_position(rng, 7, 14)
+    a = vc.build(geo, first, 0)
+    b = vc.build(geo, second, 0)
+    assert snapshot(a) == snapshot(python_build(geo, first, 0))
+    assert snapshot(b) == snapshot(python_build(geo, second, 0))
+    assert a.edge_semis_keyed() == python_build(geo, first, 0).edge_semis_keyed()
+
+
+def test_edge_lists_and_the_incremental_update():
+    rng = random.Random(11)
+    for _ in range(20):
+        geo, stones = random_position(rng, 8)
+        colour = rng.randrange(2)
+        p = python_build(geo, stones, colour)
+        assert hsearch.edge_lists(geo, stones, colour) == (
+            p.edge_full_all(), p.edge_semis_keyed())
+        empty = [c for c in geo.cells if not (stones[0] | stones[1]) >> c & 1]
+        if not empty:
+            continue
+        move = rng.choice(empty)
+        after = list(stones)
+        after[1 - colour] |= 1 << move
+        up_c = vc.update(vc.build(geo, stones, colour), geo, after, move, 1 - colour)
+        up_p = vc.update(p, geo, after, move, 1 - colour)
+        assert up_c.fulls == up_p.fulls and up_c.semis == up_p.semis
+
+
+def test_known_connections_from_the_compiled_build():
+    """A bridge, and a stone on row 2 joined to its edge by template II."""
+    geo = geometry(5, 5)
+    c3, d4, a2 = geo.parse("c3"), geo.parse("d4"), geo.parse("a2")
+    stones = [1 << c3 | 1 << d4 | 1 << a2, 0]
+    conns = vc.build(geo, stones, 0)
+    assert isinstance(conns, hsearch.CompiledConnections)
+    assert conns.full(c3, d4)[0] == 1 << geo.parse("d3") | 1 << geo.parse("c4")
+    assert conns.full(a2, EDGE_START)[0] == 1 << geo.parse("a1") | 1 << geo.parse("b1")
+    assert conns.full(EDGE_START, EDGE_GOAL) == python_build(geo, stones, 0).full(
+        EDGE_START, EDGE_GOAL)
+
+
+def test_big_boards_keep_the_python_closure():
+    geo = geometry(30, 30)
+    assert geo.max_index > hsearch.MAX_CELLS and not hsearch.usable(geo)
+    assert not isinstance(vc.build(geo, [0, 0], 0, dataclasses.replace(
+        vc.DEFAULT_LIMITS, work=200)), hsearch.CompiledConnections)
