@@ -33,6 +33,7 @@ class Settings:
     randomize: bool = False
     tt_size: int = 1_000_000
     knowledge: bool = True  # fill-in, connections and mustplay (hexengine.knowledge)
+    refresh_depth: int = 1  # plies below the root whose nodes rebuild the mover's connections
     solver_time: float = 60.0
 
     def set(self, name: str, text: str) -> None:
@@ -68,7 +69,7 @@ class Settings:
                 value = int(text)
             except ValueError:
                 raise ValueError(f"{name} must be an integer, not {text!r}") from None
-            low = 0 if name in ("width", "seed") else 1
+            low = 0 if name in ("width", "seed", "refresh_depth") else 1
             if value < low:
                 raise ValueError(f"{name} must be at least {low}")
         setattr(self, name, value)
@@ -120,10 +121,12 @@ class Player:
 
     def searcher(self) -> Searcher:
         s = self.settings
-        key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize, s.ordering, s.knowledge)
+        key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize, s.ordering, s.knowledge,
+               s.refresh_depth)
         if self._searcher is None or key != self._searcher_key:
             self._searcher = Searcher(s.evaluation, s.tt_size, s.width, s.seed, s.randomize,
-                                      ordering=s.ordering, knowledge=s.knowledge)
+                                      ordering=s.ordering, knowledge=s.knowledge,
+                                      refresh_depth=s.refresh_depth)
             self._searcher_key = key
             self.rng = random.Random(s.seed)
         return self._searcher

@@ -17,8 +17,10 @@ import click
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from hexengine import kernels  # noqa: E402
 from hexengine.board import BLACK, WHITE  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
+from hexengine.knowledge import hsearch  # noqa: E402
 from hexengine.solver import Solver, knowledge_by_name, KNOWLEDGE  # noqa: E402
 
 
@@ -32,8 +34,14 @@ from hexengine.solver import Solver, knowledge_by_name, KNOWLEDGE  # noqa: E402
               help="Seconds per opening before it counts as unsolved.")
 @click.option("--cells", default="", help="Only these openings (comma-separated names).")
 @click.option("--tt-size", type=int, default=400_000, show_default=True)
+@click.option("--compiled/--python", default=True, show_default=True,
+              help="Connections from the compiled H-search, as the engine builds them "
+                   "once it has loaded, or from the Python one.")
 def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
-         tt_size: int) -> None:
+         tt_size: int, compiled: bool) -> None:
+    kernels.start(wait=True)
+    if not compiled:
+        hsearch.python_only().__enter__()
     geo = geometry(size, size)
     openings = ([geo.parse(c) for c in cells.split(",")] if cells else list(geo.cells))
     solver = None
