@@ -150,17 +150,23 @@ class Player:
             return result
         # a solved-position book, then the solver when the position is small enough to
         # hope (neither for fixed-depth baselines, nor without knowledge): a proved win is
-        # played, anything else is left to the search
+        # played by its smallest proof; a proved loss by the move whose refutation needs the
+        # most cells (inside the mustplay: the opponent has the most to prove); anything
+        # else is left to the search
         known = None if s.max_depth < 64 or not s.knowledge else book.lookup(board, colour)
         if known is not None:  # a win, in at most as many moves as there are empty cells
             return SearchResult(known, WIN - board.empty.bit_count(), 0, 0,
                                 time.monotonic() - started, [known], proved=True)
         solved = None if s.max_depth < 64 or not s.knowledge else solve_for_move(
             self.solver(), board.geo, board.stones, colour, seconds, stop)
-        if solved is not None and solved.winner == colour:
+        if solved is not None and (solved.winner == colour or solved.searched):
+            # (a loss seen at sight has no stubborn move: the search picks one inside the
+            # opponent's connection by its evaluation)
             n = len(solved.pv)
-            return SearchResult(solved.move, WIN - max(n - 1, 0), n, solved.nodes,
-                                time.monotonic() - started, solved.pv or [solved.move])
+            score = WIN - max(n - 1, 0) if solved.winner == colour else -(WIN - max(n, 1))
+            return SearchResult(solved.move, score, n, solved.nodes,
+                                time.monotonic() - started, solved.pv or [solved.move],
+                                proved=True)
         if s.evaluation == "resistance":
             # a just-started engine may still be loading its compiled circuit; the board
             # size's tables are built first (0.3 s at 52x52), as they are needed either way

@@ -53,6 +53,7 @@ class SolveResult:
     elapsed: float = 0.0
     pn: int = 0
     dn: int = 0
+    searched: bool = False  # the root was proved move by move (not decided at sight)
 
     @property
     def solved(self) -> bool:
@@ -244,6 +245,7 @@ class Solver:
                     result.winner = colour if pn == 0 else 1 - colour
                     result.proof = proof
                     result.move = best
+                    result.searched = self.tt[self._key(colour)[0]][4] > 1  # its work
             result.pv = self._pv(colour)
             if result.pv and result.move < 0:
                 result.move = result.pv[0]

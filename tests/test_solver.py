@@ -355,3 +355,26 @@ def test_6x6_every_opening():
             black.append(geo.name(cell))
     assert black == ("f1 b2 c2 d2 e2 f2 a3 b3 c3 d3 e3 f3 a4 b4 c4 d4 e4 f4 "
                      "a5 b5 c5 d5 e5 a6").split()
+
+
+@pytest.mark.parametrize("opening", ["b3", "e1", "a5"])
+def test_a_proved_loss_is_answered_with_the_most_stubborn_move(opening):
+    """White to move after these 5×5 openings has lost.  genmove answers with the move
+    whose refutation needs the most cells, every candidate's refutation proved afresh."""
+    board = Board(5)
+    board.play(board.geo.parse(opening))
+    player = Player(Settings(max_time=5))
+    result = player.genmove(board, WHITE, 5.0)
+    assert result.proved and result.score < 0
+    geo = board.geo
+    from hexengine.knowledge import vc
+    must = vc.mustplay(geo, board.stones, WHITE)
+    assert (must >> result.move) & 1
+    sizes = {}
+    for cell in geo.iter_bits(must):
+        stones = list(board.stones)
+        stones[WHITE] |= 1 << cell
+        refutation = Solver(knowledge_by_name()).solve(geo, stones, BLACK, 20)
+        assert refutation.winner == BLACK
+        sizes[cell] = refutation.proof.bit_count() if refutation.searched else -1
+    assert sizes[result.move] == max(sizes.values())
