@@ -167,10 +167,11 @@ class Player:
             return SearchResult(solved.move, score, n, solved.nodes,
                                 time.monotonic() - started, solved.pv or [solved.move],
                                 proved=True)
-        if s.evaluation == "resistance":
-            # a just-started engine may still be loading its compiled circuit; the board
+        if s.evaluation in ("resistance", "vc-resistance"):
+            # a just-started engine may still be loading its compiled kernels; the board
             # size's tables are built first (0.3 s at 52x52), as they are needed either way
             resistance.prepare(board.geo)
-            kernels.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()), "circuit")
+            kernels.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()),
+                         "circuit" if s.evaluation == "resistance" else "")
         return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
                                       on_iteration)

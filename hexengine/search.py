@@ -76,7 +76,7 @@ class Searcher:
         # resistance circuits; "path": cells on the shortest paths first.  "auto" takes the
         # current when the evaluation is resistance, whose solve it shares.
         if ordering == "auto":
-            ordering = "current" if evaluation == "resistance" else "path"
+            ordering = "current" if evaluation in ("resistance", "vc-resistance") else "path"
         self.ordering = ordering
         self.rank_cache: dict[int, list[int]] = {}  # Zobrist key -> cells by current
         self.tt_size = tt_size

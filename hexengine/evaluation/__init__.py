@@ -20,6 +20,7 @@ EVALUATIONS: dict[str, Evaluation] = {
     "centre-progress": centre_progress.evaluate,
     "two-distance": two_distance.evaluate,
     "resistance": resistance.evaluate,
+    "vc-resistance": resistance.evaluate_connected,
 }
 
 DEFAULT_EVALUATION = "resistance"  # won the 9x9 tournament (README, Strength)

@@ -30,6 +30,7 @@ from scipy.sparse import csc_matrix
 from scipy.sparse.linalg import spsolve
 
 from ..geometry import Geometry
+from ..knowledge import hsearch
 from ..knowledge.vc import edge_templates
 from . import circuit
 
@@ -313,6 +314,36 @@ def resistance(geo: Geometry, stones: list, colour: int) -> float:
 def evaluate(geo: Geometry, stones: list, colour: int, links: Optional[Links] = None) -> float:
     """log(R_opponent / R_own), clamped to ±CLAMP."""
     r_own, r_opp = _resistances(geo, stones, colour, links=links)
+    return _score(r_own, r_opp)
+
+
+WIRES_PER_PAIR = 3  # full carriers per pair of groups/edges wired by evaluate_connected
+
+
+@functools.lru_cache(maxsize=64)
+def _positions(geo: Geometry) -> np.ndarray:
+    """Each cell's position in the circuit (−1 off the board)."""
+    pos = np.full(geo.max_index, -1, dtype=np.int64)
+    for i, cell in enumerate(geo.cells):
+        pos[cell] = i
+    return pos
+
+
+_NO_CARRIERS = np.zeros(0, dtype=np.int64)
+
+
+def evaluate_connected(geo: Geometry, stones: list, colour: int) -> float:
+    """``evaluate`` with both colours' connections built afresh for this very position
+    (compiled H-search) wired into their circuits: Wolve's evaluation.  Every full
+    connection between two groups, or a group and an edge, conducts like a wire.  Until the
+    compiled kernels are loaded (or on boards past ``hsearch.MAX_CELLS``) it is
+    ``evaluate``."""
+    if not (circuit.ready() and hsearch.usable(geo)):
+        return evaluate(geo, stones, colour)
+    rows = hsearch.wires(geo, stones, _positions(geo), WIRES_PER_PAIR)
+    links = Links(None, None, (rows, np.zeros(rows.shape[0] + 1, dtype=np.int64),
+                               _NO_CARRIERS))
+    r_own, r_opp = _solve_compiled(geo, stones, colour, False, links, REACH, EDGE_REACH)
     return _score(r_own, r_opp)
 
 

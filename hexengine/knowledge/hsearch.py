@@ -557,6 +557,51 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, group_of, is
     return S[ST_OVERFLOW] == 0
 
 
+def links(C, I, S, is_group, pos, colour, per_pair, out, n):
+    """Append to ``out`` (from row ``n``) the colour's wires for the resistance circuit:
+    up to ``per_pair`` full carriers of each pair of its groups and edges (not edge to edge,
+    not an empty carrier), as rows (colour, position of a, position of b or −1/−2 for an
+    edge), ``pos`` mapping cells to circuit positions.  Returns the new row count, or −1
+    when ``out`` is full."""
+    mi = S[N_CELLS]
+    fb = S[N_FB]
+    fc = S[C_FC]
+    flen = S[I_FLEN]
+    w = C.shape[1]
+    for k in range(S[ST_SLOTS]):
+        m = I[flen + k]
+        if m == 0:
+            continue
+        a = I[S[I_PA] + k]
+        b = I[S[I_PB] + k]
+        if a >= mi and b >= mi:
+            continue
+        if (a < mi and is_group[a] == 0) or (b < mi and is_group[b] == 0):
+            continue
+        if a >= mi:
+            a, b = b, a
+        used = 0
+        for i in range(m):
+            if used >= per_pair:
+                break
+            r = fc + k * fb + i
+            empty = True
+            for x in range(w):
+                if C[r, x]:
+                    empty = False
+                    break
+            if empty:
+                continue
+            if n >= out.shape[0]:
+                return -1
+            out[n, 0] = colour
+            out[n, 1] = pos[a]
+            out[n, 2] = pos[b] if b < mi else mi - 1 - b
+            n += 1
+            used += 1
+    return n
+
+
 # --- the Python side ---------------------------------------------------------------------------
 
 
@@ -718,6 +763,27 @@ def run(geo: Geometry, stones, colour: int, limits) -> Workspace:
 
 
 kernel = build  # replaced by the compiled function when numba has loaded it
+_links = links
+
+
+def wires(geo: Geometry, stones, pos, per_pair: int, limits=None) -> np.ndarray:
+    """Both colours' full connections between their groups and edges, built afresh by the
+    compiled H-search, as the resistance circuit's wire rows (see ``links``)."""
+    lim = limits or vc.DEFAULT_LIMITS
+    out = _WIRES.get(geo.max_index)
+    if out is None:
+        out = _WIRES[geo.max_index] = np.zeros((4 * geo.max_index, 3), np.int64)
+    n = 0
+    for colour in (0, 1):
+        ws = run(geo, stones, colour, lim)
+        n = _links(ws.C, ws.I, ws.S, ws.is_group, pos, colour, per_pair, out, n)
+        if n < 0:  # more wires than rows: twice the rows, and again
+            _WIRES[geo.max_index] = np.zeros((2 * out.shape[0], 3), np.int64)
+            return wires(geo, stones, pos, per_pair, limits)
+    return out[:n]
+
+
+_WIRES: dict[int, np.ndarray] = {}
 
 
 def ready() -> bool:
@@ -747,7 +813,7 @@ def load(jit, inline) -> None:
     helpers into their callers) and run it once; ready when that works."""
     global _popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _new_slot
     global _before, _heap_push, _heap_pop, _drop_supersets, _add_full, _add_semi, _do_or
-    global kernel
+    global kernel, _links
     from ..geometry import geometry
     try:
         # callees first: a compiled function finds them as compiled globals
@@ -758,6 +824,7 @@ def load(jit, inline) -> None:
             jit(f) for f in (_new_slot, _heap_push, _heap_pop, _drop_supersets, _add_full,
                              _do_or, _add_semi))
         kernel = jit(build)
+        _links = jit(links)
         geo = geometry(3, 3)
         run(geo, [1 << geo.cells[0], 1 << geo.cells[4]], 0, vc.DEFAULT_LIMITS)
     except Exception:  # pragma: no cover - a broken install: the Python closure it is
