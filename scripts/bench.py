@@ -81,27 +81,33 @@ def _inferior_table(boards: dict, repeat: int, trials: int) -> None:
 
 
 def vc_table(sizes: list[int], count: int) -> None:
-    """Markdown rows: ms per H-search build (one colour, side to move) and per incremental
-    update after an opponent move, median / p90 / worst over ``count`` positions."""
+    """Markdown rows: ms per H-search build (one colour, side to move), in Python and
+    compiled, and per incremental update after an opponent move, median / p90 / worst over
+    ``count`` positions."""
     import statistics
-    from hexengine.knowledge import vc
+    from hexengine.knowledge import hsearch, vc
 
     def stats(ms: list[float]) -> str:
         ms = sorted(ms)
         p90 = ms[min(len(ms) - 1, int(0.9 * len(ms)))]
-        return f"{statistics.median(ms):.1f} / {p90:.1f} / {ms[-1]:.1f}"
+        return f"{statistics.median(ms):.2f} / {p90:.2f} / {ms[-1]:.2f}"
 
     print("ms per virtual-connection build and update (median / p90 / worst):\n")
-    print("| size | positions | build | update (opponent move) | capped builds |")
-    print("|---|---|---|---|---|")
+    print("| size | positions | Python build | compiled build | update (opponent move) "
+          "| capped builds |")
+    print("|---|---|---|---|---|---|")
     for size in sizes:
-        builds, updates, capped = [], [], 0
+        builds, compiled, updates, capped = [], [], [], 0
         rng = random.Random(size)
         for board in positions(size, count):
             geo, colour = board.geo, board.to_move
+            with hsearch.python_only():
+                start = time.perf_counter()
+                conns = vc.build(geo, board.stones, colour)
+                builds.append((time.perf_counter() - start) * 1e3)
             start = time.perf_counter()
-            conns = vc.build(geo, board.stones, colour)
-            builds.append((time.perf_counter() - start) * 1e3)
+            vc.build(geo, board.stones, colour)
+            compiled.append((time.perf_counter() - start) * 1e3)
             capped += not conns.complete
             empty = list(geo.iter_bits(board.empty))
             move = rng.choice(empty)
@@ -110,7 +116,8 @@ def vc_table(sizes: list[int], count: int) -> None:
             start = time.perf_counter()
             vc.update(conns, geo, after, move, 1 - colour)
             updates.append((time.perf_counter() - start) * 1e3)
-        print(f"| {size}x{size} | {count} | {stats(builds)} | {stats(updates)} | {capped} |")
+        print(f"| {size}x{size} | {count} | {stats(builds)} | {stats(compiled)} "
+              f"| {stats(updates)} | {capped} |")
     print()
 
 

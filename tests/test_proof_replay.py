@@ -1,0 +1,97 @@
+"""The 5×5 proofs played out: from every one-stone opening the proved winner follows its
+proof move by move against every kind of defence, and must win on the board.
+
+The loser's moves are not limited to what the solver searched (its mustplay, minus the
+cells it proved inferior, cut by proof sets): a random defender plays any empty cell, a
+stubborn one the move whose refutation the solver found hardest, a searching one our
+alpha-beta choice.  At each of its turns the winner asks the solver again (its table keeps
+the proofs): the position must still be proved won, and the move it answers is played.
+A proof that leaned on a wrong connection, a wrong mustplay or an unsound pruning would
+meet a defence it did not cover and lose the game here.
+"""
+import random
+
+import pytest
+
+from hexengine.board import BLACK, WHITE, Board
+from hexengine.geometry import geometry
+from hexengine.player import Player, Settings
+from hexengine.solver import Solver, knowledge_by_name
+
+# published: black (first, joining rows 1 and 5) wins 5×5 with exactly these openings
+BLACK_WINS_5X5 = set("e1 b2 c2 d2 e2 b3 c3 d3 a4 b4 c4 d4 a5".split())
+
+
+def connected(geo, own: int, colour: int) -> bool:
+    start, goal = geo.edges[colour]
+    return bool(geo.flood(start & own, own) & goal)
+
+
+def play_out(solver: Solver, opening: str, defend, rng: random.Random) -> tuple[int, int]:
+    """Play the opening's game to the end, the proved winner following the solver and the
+    loser ``defend``ing; returns (proved winner, winner on the board)."""
+    board = Board(5)
+    geo = board.geo
+    board.play(geo.parse(opening))
+    first = solver.solve(geo, list(board.stones), WHITE, 60)
+    assert first.winner is not None, opening
+    winner = first.winner
+    colour = WHITE
+    while not any(connected(geo, board.stones[c], c) for c in (BLACK, WHITE)):
+        if colour == winner:
+            result = solver.solve(geo, list(board.stones), colour, 60)
+            assert result.winner == winner, (opening, board.stones)
+            move = result.move
+        else:
+            move = defend(board, colour, rng)
+        assert (board.empty >> move) & 1
+        board.play(move)
+        colour = 1 - colour
+    on_board = BLACK if connected(geo, board.stones[BLACK], BLACK) else WHITE
+    return winner, on_board
+
+
+def random_defence(board, colour, rng):
+    return rng.choice(list(board.geo.iter_bits(board.empty)))
+
+
+def stubborn_defence(solver):
+    def defend(board, colour, rng):
+        result = solver.solve(board.geo, list(board.stones), colour, 60)
+        assert result.winner == 1 - colour
+        return result.move
+    return defend
+
+
+def search_defence():
+    player = Player(Settings(max_time=0.2, knowledge=True))
+
+    def defend(board, colour, rng):
+        return player.searcher().search(board, colour, None, 2).move
+    return defend
+
+
+OPENINGS = [geometry(5, 5).name(c) for c in geometry(5, 5).cells]
+
+
+@pytest.mark.parametrize("kind", ["random", "stubborn", "search"])
+def test_every_5x5_proof_holds_when_played_out(kind):
+    solver = Solver(knowledge_by_name())
+    rng = random.Random(hash(kind) & 0xFFFF)
+    defend = {"random": random_defence, "stubborn": stubborn_defence(solver),
+              "search": search_defence()}[kind]
+    for opening in OPENINGS:
+        for _ in range(3 if kind == "random" else 1):
+            proved, on_board = play_out(solver, opening, defend, rng)
+            assert proved == on_board, opening
+            assert (proved == BLACK) == (opening in BLACK_WINS_5X5), opening
+
+
+@pytest.mark.slow
+def test_5x5_proofs_hold_against_many_random_defences():
+    solver = Solver(knowledge_by_name())
+    rng = random.Random(2)
+    for opening in OPENINGS:
+        for _ in range(40):
+            proved, on_board = play_out(solver, opening, random_defence, rng)
+            assert proved == on_board, opening
