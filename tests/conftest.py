@@ -3,6 +3,14 @@ import pytest
 from tests.htpclient import HtpClient
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_kernels():
+    """Compile numba's kernels (hexengine.kernels) once, before any engine starts: until
+    the disk cache exists, every engine process would compile its own (~12 s of CPU)."""
+    from hexengine import kernels
+    kernels.start(wait=True)
+
+
 @pytest.fixture
 def engine():
     """A fresh engine with short thinking time; closed (EOF) after the test."""
