@@ -57,7 +57,7 @@ _MASK64 = (1 << 64) - 1
  L_FULLS, L_SEMIS, L_ORS, L_CANDIDATES, L_AND, L_WORK, L_STOP_AT_WIN, L_TEMPLATES,
  N_NODES, N_CELLS, N_SLOTS, N_EVENTS, N_FB, N_SB,
  I_SLOT, I_PLIST, I_PLEN, I_PA, I_PB, I_FN, I_FLEN, I_SK, I_SN, I_SLEN, I_EVA, I_EVB, I_EVN,
- I_HEAP, C_FC, C_SC, C_EV, C_T, S_SIZE) = range(41)
+ I_HEAP, I_STACK, I_ORSTACK, C_FC, C_SC, C_EV, C_T, S_SIZE) = range(43)
 # rows of the scratch block of C (from S[C_T])
 (R_INTER, R_UNION, R_I2, R_U2, R_ZERO, R_TPL, R_ENDBIT, R_MIDBIT, R_CAR, R_NEW, R_GNB, R_OWN,
  R_OPP, R_EMPTY, R_START, R_GOAL) = range(16)
@@ -326,20 +326,20 @@ def _do_or(C, I, S, a, b, k, ci):
     frows = S[C_FC] + k * S[N_FB]
     flen = S[I_FLEN]
     inter, union, i2, u2 = t + R_INTER, t + R_UNION, t + R_I2, t + R_U2
-    # the stack's start indices and depths live in the I words of the OR's scratch
+    # the stack: intersections and unions in C, start indices and depths in I
     top = 1
     _copy(C, sti, ci)
     _copy(C, stu, ci)
-    sj = np.empty(stack, np.int64)
-    sd = np.empty(stack, np.int64)
-    sj[0] = 0
-    sd[0] = 0
+    sj = S[I_ORSTACK]
+    sd = sj + stack
+    I[sj] = 0
+    I[sd] = 0
     while top:
         top -= 1
         _copy(C, inter, sti + top)
         _copy(C, union, stu + top)
-        start = sj[top]
-        depth = sd[top]
+        start = I[sj + top]
+        depth = I[sd + top]
         for j in range(start, m):
             S[ST_BUDGET] -= 1
             same = True
@@ -367,8 +367,8 @@ def _do_or(C, I, S, a, b, k, ci):
             if depth + 1 < max_depth and not _overlap(C, i2, suf + j + 1):
                 _copy(C, sti + top, i2)
                 _copy(C, stu + top, u2)
-                sj[top] = j + 1
-                sd[top] = depth + 1
+                I[sj + top] = j + 1
+                I[sd + top] = depth + 1
                 top += 1
 
 
@@ -397,7 +397,7 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, group_of, is
     for x in range(w):
         C[zero, x] = U0
     # groups, lowest cell first, and their base connections (vc._add_base's order)
-    stack = np.empty(mi, np.int64)
+    stack = S[I_STACK]
     for c in range(mi):
         group_of[c] = -1
         is_group[c] = 0
@@ -410,11 +410,11 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, group_of, is
         for x in range(w):
             C[gnb, x] = U0
         top = 1
-        stack[0] = c
+        I[stack] = c
         group_of[c] = c
         while top:
             top -= 1
-            y = stack[top]
+            y = I[stack + top]
             if _has(C, t + R_START, y):
                 touch_s = True
             if _has(C, t + R_GOAL, y):
@@ -426,7 +426,7 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, group_of, is
                 if _has(C, own, z):
                     if group_of[z] < 0:
                         group_of[z] = c
-                        stack[top] = z
+                        I[stack + top] = z
                         top += 1
                 elif _has(C, empty, z):
                     C[gnb, z >> 6] |= U1 << np.uint64(z & 63)
@@ -650,7 +650,7 @@ class Workspace:
         for index, length in ((I_SLOT, nn * nn), (I_PLIST, nn * nn), (I_PLEN, nn), (I_PA, s),
                               (I_PB, s), (I_FN, s * fb), (I_FLEN, s), (I_SK, s * sb),
                               (I_SN, s * sb), (I_SLEN, s), (I_EVA, e), (I_EVB, e), (I_EVN, e),
-                              (I_HEAP, e)):
+                              (I_HEAP, e), (I_STACK, mi), (I_ORSTACK, 2 * stack)):
             S[index] = at
             at += length
         self.I = np.zeros(at, np.int32)
@@ -766,9 +766,12 @@ kernel = build  # replaced by the compiled function when numba has loaded it
 _links = links
 
 
-def wires(geo: Geometry, stones, pos, per_pair: int, limits=None) -> np.ndarray:
+def wires(geo: Geometry, stones, pos, per_pair: int, limits=None,
+          edges: Optional[list] = None) -> np.ndarray:
     """Both colours' full connections between their groups and edges, built afresh by the
-    compiled H-search, as the resistance circuit's wire rows (see ``links``)."""
+    compiled H-search, as the resistance circuit's wire rows (see ``links``).  With
+    ``edges`` (a list of two), ``edges[colour]`` is set to what joins that colour's edges:
+    2 a full connection, 1 a semi connection, 0 neither."""
     lim = limits or vc.DEFAULT_LIMITS
     out = _WIRES.get(geo.max_index)
     if out is None:
@@ -779,7 +782,12 @@ def wires(geo: Geometry, stones, pos, per_pair: int, limits=None) -> np.ndarray:
         n = _links(ws.C, ws.I, ws.S, ws.is_group, pos, colour, per_pair, out, n)
         if n < 0:  # more wires than rows: twice the rows, and again
             _WIRES[geo.max_index] = np.zeros((2 * out.shape[0], 3), np.int64)
-            return wires(geo, stones, pos, per_pair, limits)
+            return wires(geo, stones, pos, per_pair, limits, edges)
+        if edges is not None:
+            k = ws.pair_slot(vc.EDGE_START, vc.EDGE_GOAL)
+            S, I = ws.S, ws.I
+            edges[colour] = 0 if k < 0 else 2 if I[S[I_FLEN] + k] else \
+                1 if I[S[I_SLEN] + k] else 0
     return out[:n]
 
 
