@@ -336,17 +336,17 @@ def evaluate_connected(geo: Geometry, stones: list, colour: int) -> float:
     """``evaluate`` with both colours' connections built afresh for this very position
     (compiled H-search) wired into their circuits: Wolve's evaluation.  Every full
     connection between two groups, or a group and an edge, conducts like a wire; a colour
-    joined to both edges (a full connection, or a semi with the move) scores ±CLAMP.  Until the
+    with a full connection between its edges scores ±CLAMP.  Until the
     compiled kernels are loaded (or on boards past ``hsearch.MAX_CELLS``) it is
     ``evaluate``."""
     if not (circuit.ready() and hsearch.usable(geo)):
         return evaluate(geo, stones, colour)
     edges = [0, 0]
     rows = hsearch.wires(geo, stones, _positions(geo), WIRES_PER_PAIR, edges=edges)
-    # decided: a full connection between a colour's edges, or a semi one for the side to
-    # move (it plays the key) is a win; the search's own terminal tests score it exactly
-    if edges[colour] or edges[1 - colour] == 2:
-        return CLAMP if edges[colour] else -CLAMP
+    # decided: a colour with a full connection between its edges has won (a semi one
+    # would need to know who moves, which an evaluation does not)
+    if 2 in edges:
+        return CLAMP if edges[colour] == 2 else -CLAMP
     links = Links(None, None, (rows, np.zeros(rows.shape[0] + 1, dtype=np.int64),
                                _NO_CARRIERS))
     r_own, r_opp = _solve_compiled(geo, stones, colour, False, links, REACH, EDGE_REACH)
