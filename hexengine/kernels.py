@@ -10,11 +10,37 @@ throughout.
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
+from typing import Iterator
 
 _done = threading.Event()  # the loading thread has finished, with or without kernels
 _tried = {"circuit": threading.Event(), "hsearch": threading.Event()}  # each load attempted
 _lock = threading.Lock()
 _started = False
+
+
+class Ready:
+    """Whether one kernel can be called (set once it has loaded); ``off`` turns it off
+    within a block, so that the Python or numpy code answers (comparisons, benchmarks)."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def __call__(self) -> bool:
+        return self._event.is_set()
+
+    def set(self) -> None:
+        self._event.set()
+
+    @contextmanager
+    def off(self) -> Iterator[None]:
+        was_ready = self._event.is_set()
+        self._event.clear()
+        try:
+            yield
+        finally:
+            if was_ready:
+                self._event.set()
 
 
 def start(wait: bool = False) -> None:

@@ -14,30 +14,13 @@ thread when the engine starts; until it is ``ready``, or without numba, the nump
 from __future__ import annotations
 
 import math
-import threading
-from contextlib import contextmanager
-from typing import Iterator
 
 import numpy as np
 
-_ready = threading.Event()  # the kernel can be called
+from ..kernels import Ready
 
-
-def ready() -> bool:
-    """True once the compiled kernel can be called without compiling."""
-    return _ready.is_set()
-
-
-@contextmanager
-def numpy_only() -> Iterator[None]:
-    """Within the block the numpy circuit answers (for comparisons and benchmarks)."""
-    was_ready = _ready.is_set()
-    _ready.clear()
-    try:
-        yield
-    finally:
-        if was_ready:
-            _ready.set()
+ready = Ready()  # ready(): the kernel can be called without compiling
+numpy_only = ready.off  # within the block the numpy circuit answers (comparisons, benchmarks)
 
 
 def load(jit) -> None:
@@ -55,7 +38,7 @@ def load(jit) -> None:
         _solve_compiled(geo, [1 << geo.cells[0], 0], 0, True, None, 1.0, 1.0)
     except Exception:  # pragma: no cover - a broken install: numpy it is
         return
-    _ready.set()
+    ready.set()
 
 
 def _band_cholesky(band, n, bw):

@@ -24,18 +24,16 @@ kernel's result the interface of ``vc.Connections``, decoding pairs only when as
 from __future__ import annotations
 
 import functools
-import threading
-from contextlib import contextmanager
-from typing import Iterator, Optional
+from typing import Optional
 
 import numpy as np
 
 from ..geometry import Geometry
+from ..kernels import Ready
 from . import vc
 
 MAX_CELLS = 640  # larger boards (past 24×24) keep the Python closure: the node tables grow
 # as the square of the cells
-_ready = threading.Event()
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -178,7 +176,7 @@ def _heap_pop(I, S):
     return top
 
 
-def _drop_supersets(C, I, S, rows, sizes, keys, k, m, ci):
+def _drop_supersets(C, I, rows, sizes, keys, m, ci):
     """Remove from the m carriers at C rows ``rows``… (sizes at I[sizes…], keys at
     I[keys…] unless keys < 0) those that contain C[ci]; returns how many are left."""
     j = 0
@@ -191,6 +189,38 @@ def _drop_supersets(C, I, S, rows, sizes, keys, k, m, ci):
                     I[keys + j] = I[keys + i]
             j += 1
     return j
+
+
+def _insert(C, I, rows, sizes, keys, at, cap, ci, key):
+    """Add C[ci] to a pair's list as vc's lists take a carrier: the list at C rows
+    ``rows``… sorted by size (sizes at I[sizes…], keys at I[keys…] unless keys < 0, the
+    count at I[at]).  Not when it holds a kept carrier; the kept ones that hold it go; at
+    ``cap`` only a smaller one gets in, in place of the largest.  Returns its size, or −1
+    when it was not added."""
+    m = I[at]
+    for i in range(m):
+        if _subset(C, rows + i, ci):
+            return -1
+    j = _drop_supersets(C, I, rows, sizes, keys, m, ci)
+    I[at] = j
+    n = _size(C, ci)
+    if j >= cap:
+        if n >= I[sizes + j - 1]:
+            return -1
+        j -= 1
+    i = j
+    while i and I[sizes + i - 1] > n:
+        _copy(C, rows + i, rows + i - 1)
+        I[sizes + i] = I[sizes + i - 1]
+        if keys >= 0:
+            I[keys + i] = I[keys + i - 1]
+        i -= 1
+    _copy(C, rows + i, ci)
+    I[sizes + i] = n
+    if keys >= 0:
+        I[keys + i] = key
+    I[at] = j + 1
+    return n
 
 
 def _add_full(C, I, S, a, b, ci):
@@ -211,33 +241,15 @@ def _add_full(C, I, S, a, b, ci):
         I[pl + a] += 1
         I[po + b * nn + I[pl + b]] = a
         I[pl + b] += 1
-    rows = S[C_FC] + k * S[N_FB]
-    sizes = S[I_FN] + k * S[N_FB]
-    m = I[flen + k]
-    for i in range(m):
-        if _subset(C, rows + i, ci):
-            return
-    j = _drop_supersets(C, I, S, rows, sizes, -1, k, m, ci)
-    I[flen + k] = j
-    n = _size(C, ci)
-    if j >= S[L_FULLS]:
-        if n >= I[sizes + j - 1]:
-            return
-        j -= 1
-    i = j
-    while i and I[sizes + i - 1] > n:
-        _copy(C, rows + i, rows + i - 1)
-        I[sizes + i] = I[sizes + i - 1]
-        i -= 1
-    _copy(C, rows + i, ci)
-    I[sizes + i] = n
-    I[flen + k] = j + 1
+    fb = k * S[N_FB]
+    n = _insert(C, I, S[C_FC] + fb, S[I_FN] + fb, -1, flen + k, S[L_FULLS], ci, 0)
+    if n < 0:
+        return
     slen = S[I_SLEN]
     m = I[slen + k]
     if m:
         sb = k * S[N_SB]
-        I[slen + k] = _drop_supersets(C, I, S, S[C_SC] + sb, S[I_SN] + sb, S[I_SK] + sb, k, m,
-                                      ci)
+        I[slen + k] = _drop_supersets(C, I, S[C_SC] + sb, S[I_SN] + sb, S[I_SK] + sb, m, ci)
     mi = S[N_CELLS]
     if a >= mi and b >= mi:
         S[ST_WON] = 1
@@ -266,32 +278,9 @@ def _add_semi(C, I, S, a, b, ci, key):
         if k < 0:
             return
     sb = k * S[N_SB]
-    rows = S[C_SC] + sb
-    sizes = S[I_SN] + sb
-    keys = S[I_SK] + sb
-    slen = S[I_SLEN]
-    m = I[slen + k]
-    for i in range(m):
-        if _subset(C, rows + i, ci):
-            return
-    j = _drop_supersets(C, I, S, rows, sizes, keys, k, m, ci)
-    I[slen + k] = j
-    n = _size(C, ci)
-    if j >= S[L_SEMIS]:
-        if n >= I[sizes + j - 1]:
-            return
-        j -= 1
-    i = j
-    while i and I[sizes + i - 1] > n:
-        _copy(C, rows + i, rows + i - 1)
-        I[sizes + i] = I[sizes + i - 1]
-        I[keys + i] = I[keys + i - 1]
-        i -= 1
-    _copy(C, rows + i, ci)
-    I[sizes + i] = n
-    I[keys + i] = key
-    I[slen + k] = j + 1
-    if j + 1 >= 2:
+    slen = S[I_SLEN] + k
+    if _insert(C, I, S[C_SC] + sb, S[I_SN] + sb, S[I_SK] + sb, slen, S[L_SEMIS], ci, key) >= 0 \
+            and I[slen] >= 2:
         _do_or(C, I, S, a, b, k, ci)
 
 
@@ -794,33 +783,21 @@ def wires(geo: Geometry, stones, pos, per_pair: int, limits=None,
 _WIRES: dict[int, np.ndarray] = {}
 
 
-def ready() -> bool:
-    """True once the compiled kernel can be called without compiling."""
-    return _ready.is_set()
+ready = Ready()  # ready(): the kernel can be called without compiling
+python_only = ready.off  # within the block vc.build runs the Python closure
 
 
 def usable(geo: Geometry) -> bool:
     """Whether ``vc.build`` on this board runs the compiled kernel."""
-    return _ready.is_set() and geo.max_index <= MAX_CELLS
-
-
-@contextmanager
-def python_only() -> Iterator[None]:
-    """Within the block ``vc.build`` runs the Python closure (for comparisons, benchmarks)."""
-    was_ready = _ready.is_set()
-    _ready.clear()
-    try:
-        yield
-    finally:
-        if was_ready:
-            _ready.set()
+    return ready() and geo.max_index <= MAX_CELLS
 
 
 def load(jit, inline) -> None:
     """Compile the kernel (``jit``: numba.njit; ``inline``: the same, inlining the small
     helpers into their callers) and run it once; ready when that works."""
     global _popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _new_slot
-    global _before, _heap_push, _heap_pop, _drop_supersets, _add_full, _add_semi, _do_or
+    global _before, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _add_semi
+    global _do_or
     global kernel, _links
     from ..geometry import geometry
     try:
@@ -828,16 +805,16 @@ def load(jit, inline) -> None:
         (_popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _before) = (
             inline(f) for f in (_popcount, _size, _subset, _overlap, _equal, _copy, _has,
                                 _slot, _before))
-        (_new_slot, _heap_push, _heap_pop, _drop_supersets, _add_full, _do_or, _add_semi) = (
-            jit(f) for f in (_new_slot, _heap_push, _heap_pop, _drop_supersets, _add_full,
-                             _do_or, _add_semi))
+        (_new_slot, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _do_or,
+         _add_semi) = (jit(f) for f in (_new_slot, _heap_push, _heap_pop, _drop_supersets,
+                                        _insert, _add_full, _do_or, _add_semi))
         kernel = jit(build)
         _links = jit(links)
         geo = geometry(3, 3)
         run(geo, [1 << geo.cells[0], 1 << geo.cells[4]], 0, vc.DEFAULT_LIMITS)
     except Exception:  # pragma: no cover - a broken install: the Python closure it is
         return
-    _ready.set()
+    ready.set()
 
 
 class CompiledConnections(vc.Connections):
