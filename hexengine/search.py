@@ -72,6 +72,7 @@ class Searcher:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         self.evaluation_name = evaluation
         self.evaluate = get_evaluation(evaluation)
+        self.connected_leaves = evaluation == "vc-resistance"  # leaves read their H-search
         # "current": Six's and Wolve's order, by the current through each cell in both
         # resistance circuits; "path": cells on the shortest paths first.  "auto" takes the
         # current when the evaluation is resistance, whose solve it shares.
@@ -401,9 +402,20 @@ class Searcher:
                     cache.clear()
                 if self.links is not None:
                     value = resistance.evaluate(geo, stones, colour, self.links)
+                elif self.connected_leaves:
+                    # this leaf's own connections: a semi between the mover's edges wins
+                    # in one, a full one between the opponent's has lost
+                    value, own, opp = resistance.connected(geo, stones, colour)
+                    if own:
+                        value = WIN - ply - 1
+                    elif opp == 2:
+                        value = -(WIN - ply - 2)
                 else:
                     value = self.evaluate(geo, stones, colour)
-                cache[key] = value
+                cache[key] = value if abs(value) < WIN_THRESHOLD else (
+                    value + ply if value > 0 else value - ply)
+            elif abs(value) >= WIN_THRESHOLD:  # cached without its ply
+                value = value - ply if value > 0 else value + ply
             return value
         d_own, own_cells = path_cells(geo, stones, colour)
         if d_own == 1:

@@ -114,3 +114,45 @@ def test_win_scores_prefer_faster_wins():
     assert score_text(WIN - 2) == "win in 2"
     assert score_text(-(WIN - 1)) == "loss in 1"
     assert score_text(-(WIN - 3)) == "loss in 2"
+
+
+def test_connected_leaves_read_their_own_connections():
+    """vc-resistance's leaf facts: a full connection between a colour's edges decides the
+    score, a semi one is reported for the search to read as a win in one."""
+    from hexengine import kernels
+    from hexengine.evaluation import resistance
+    kernels.start(wait=True)
+    board = Board(3)
+    board.play(board.parse_move("b2"))  # template II to both edges: a full connection
+    assert resistance.connected(board.geo, board.stones, BLACK) == (resistance.CLAMP, 2, 0)
+    assert resistance.connected(board.geo, board.stones, WHITE) == (-resistance.CLAMP, 0, 2)
+    board = Board(2)  # the first move joins either colour's edges: a semi for both
+    assert resistance.connected(board.geo, board.stones, BLACK)[1:] == (1, 1)
+
+
+def test_vc_resistance_search_proves_only_true_results():
+    """Wins and losses the vc-resistance search reports as proved (its leaves read semi and
+    full edge connections as decided) agree with the solver on random 5×5 positions."""
+    from hexengine import kernels
+    from hexengine.solver import Solver, knowledge_by_name
+    kernels.start(wait=True)
+    rng = random.Random(21)
+    solver = Solver(knowledge_by_name())
+    proved = 0
+    for _ in range(40):
+        board = Board(5)
+        cells = list(board.geo.cells)
+        rng.shuffle(cells)
+        for cell in cells[:rng.randrange(2, 9)]:
+            board.play(cell)
+        if board.winner() is not None:
+            continue
+        colour = board.to_move
+        result = Searcher("vc-resistance", knowledge=True, width=6).search(
+            board, colour, None, 3)
+        if not result.proved:
+            continue
+        proved += 1
+        truth = solver.solve(board.geo, list(board.stones), colour, 30)
+        assert truth.winner == (colour if result.score > 0 else 1 - colour)
+    assert proved >= 10

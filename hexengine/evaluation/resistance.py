@@ -332,25 +332,31 @@ def _positions(geo: Geometry) -> np.ndarray:
 _NO_CARRIERS = np.zeros(0, dtype=np.int64)
 
 
+def connected(geo: Geometry, stones: list, colour: int) -> tuple[float, int, int]:
+    """``evaluate_connected``'s score, and what joins each colour's edges in the same
+    H-search (2 a full connection, 1 a semi, 0 neither): (score, colour's, opponent's).
+    The search reads a leaf from it: a semi connection for the side to move is a win in
+    one, a full one for the opponent a loss."""
+    if not (circuit.ready() and hsearch.usable(geo)):
+        return evaluate(geo, stones, colour), 0, 0
+    edges = [0, 0]
+    rows = hsearch.wires(geo, stones, _positions(geo), WIRES_PER_PAIR, edges=edges)
+    own, opp = edges[colour], edges[1 - colour]
+    if own == 2 or opp == 2:  # decided: a full connection between a colour's edges
+        return (CLAMP if own == 2 else -CLAMP), own, opp
+    links = Links(None, None, (rows, np.zeros(rows.shape[0] + 1, dtype=np.int64),
+                               _NO_CARRIERS))
+    r_own, r_opp = _solve_compiled(geo, stones, colour, False, links, REACH, EDGE_REACH)
+    return _score(r_own, r_opp), own, opp
+
+
 def evaluate_connected(geo: Geometry, stones: list, colour: int) -> float:
     """``evaluate`` with both colours' connections built afresh for this very position
     (compiled H-search) wired into their circuits: Wolve's evaluation.  Every full
     connection between two groups, or a group and an edge, conducts like a wire; a colour
-    with a full connection between its edges scores ±CLAMP.  Until the
-    compiled kernels are loaded (or on boards past ``hsearch.MAX_CELLS``) it is
-    ``evaluate``."""
-    if not (circuit.ready() and hsearch.usable(geo)):
-        return evaluate(geo, stones, colour)
-    edges = [0, 0]
-    rows = hsearch.wires(geo, stones, _positions(geo), WIRES_PER_PAIR, edges=edges)
-    # decided: a colour with a full connection between its edges has won (a semi one
-    # would need to know who moves, which an evaluation does not)
-    if 2 in edges:
-        return CLAMP if edges[colour] == 2 else -CLAMP
-    links = Links(None, None, (rows, np.zeros(rows.shape[0] + 1, dtype=np.int64),
-                               _NO_CARRIERS))
-    r_own, r_opp = _solve_compiled(geo, stones, colour, False, links, REACH, EDGE_REACH)
-    return _score(r_own, r_opp)
+    with a full connection between its edges scores ±CLAMP.  Until the compiled kernels
+    are loaded (or on boards past ``hsearch.MAX_CELLS``) it is ``evaluate``."""
+    return connected(geo, stones, colour)[0]
 
 
 def rank_moves(geo: Geometry, stones: list, colour: int,
