@@ -11,6 +11,12 @@ is solved too.  Games whose opening the solver does not settle in ``--limit`` se
 counted apart.
 
     python scripts/perfect_play.py matches/ours-wolve-5x5/results.jsonl --engine ours
+
+On boards too big to solve openings, ``--forfeits-only`` checks just the games ENGINE won by
+the opponent's forfeit: was the opponent's position lost when it failed to move?
+
+    python scripts/perfect_play.py matches/ours-vs-wolve-9x9/results.jsonl --engine ours \
+        --forfeits-only
 """
 from __future__ import annotations
 
@@ -42,10 +48,14 @@ def _stones(geo, moves) -> list[int]:
 @click.option("--engine", required=True, help="The engine whose play is checked.")
 @click.option("--limit", type=float, default=120.0, show_default=True,
               help="Seconds to solve each opening.")
-def main(results: str, engine: str, limit: float) -> None:
+@click.option("--forfeits-only", is_flag=True,
+              help="Only check the games ENGINE won by a forfeit (any board size).")
+def main(results: str, engine: str, limit: float, forfeits_only: bool) -> None:
     with open(results) as f:
         games = [json.loads(line) for line in f if line.strip()]
     solver = Solver(knowledge_by_name())
+    if forfeits_only:
+        sys.exit(check_forfeits(games, engine, solver, limit))
     verdicts: dict[tuple[str, ...], int | None] = {}
     winning_side = lost = unknown = forfeits = forfeits_unknown = 0
     failures = []
@@ -74,10 +84,7 @@ def main(results: str, engine: str, limit: float) -> None:
         elif game["reason"] != "connection":
             # the opponent failed to move; MoHex does so in won positions too, so the
             # final position says whether ours still held the win
-            moves = [m["move"] for m in game["moves"]]
-            stones = _stones(geo, moves)
-            to_move = len(moves) % 2  # the opponent, who did not move
-            final = solver.solve(geo, stones, to_move, seconds=limit).winner
+            final = _final_verdict(solver, game, limit)
             if final == ours:
                 forfeits += 1
             elif final is None:
@@ -95,6 +102,36 @@ def main(results: str, engine: str, limit: float) -> None:
         moves = " ".join(m["move"] for m in game["moves"])
         print(f"  game {game['game']} ({game['reason']}; {why}): {moves}")
     sys.exit(1 if lost else 0)
+
+
+def _final_verdict(solver: Solver, game: dict, limit: float):
+    """The winner of the game's final position with the side that did not move to move."""
+    width, height = (int(x) for x in game["size"].split("x"))
+    geo = geometry(width, height)
+    moves = [m["move"] for m in game["moves"]]
+    return solver.solve(geo, _stones(geo, moves), len(moves) % 2, seconds=limit).winner
+
+
+def check_forfeits(games: list[dict], engine: str, solver: Solver, limit: float) -> int:
+    """Print, for each game ENGINE won by a forfeit, whether the forfeiting side had lost;
+    returns 1 if any forfeit was in a position the forfeiting side had won."""
+    held = won = unknown = 0
+    for game in games:
+        if game["winner"] != engine or game["reason"] == "connection":
+            continue
+        ours = COLOURS["black" if game["black"] == engine else "white"]
+        final = _final_verdict(solver, game, limit)
+        verdict = "unsolved" if final is None else (
+            "lost for the forfeiting side" if final == ours else "WON for the forfeiting side")
+        held += final == ours
+        won += final is not None and final != ours
+        unknown += final is None
+        print(f"  game {game['game']} ({game['reason']}, opening "
+              f"{' '.join(m['move'] for m in game['moves'] if m['by'] == 'opening')}, "
+              f"{len(game['moves'])} moves): {verdict}")
+    print(f"{engine}: {held + won + unknown} wins by forfeit: {held} in positions the opponent "
+          f"had lost, {won} in positions it had won, {unknown} unsolved")
+    return 1 if won else 0
 
 
 if __name__ == "__main__":

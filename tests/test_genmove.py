@@ -119,7 +119,8 @@ def test_finds_bridge_based_win_two_moves_deep(engine, defence, finish):
     assert engine.ok("final_score") == "B+"
 
 
-@pytest.mark.parametrize("evaluation", ["resistance", "two-distance", "shortest-path"])
+@pytest.mark.parametrize("evaluation", ["resistance", "vc-resistance", "two-distance",
+                                        "shortest-path"])
 @pytest.mark.parametrize("size", [19, 28, 52])
 def test_big_boards_answer_inside_budget(make_engine, evaluation, size):
     engine = make_engine("--time", "0.5", "--eval", evaluation)
