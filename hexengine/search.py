@@ -26,7 +26,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 ANALYSIS_SHARE = 0.25  # of the time budget, at most, for the root's fill-in and H-searches
 REFRESH_SHARE = 0.3  # rebuild connections below the root when one per root move fits this
 MIN_ITERATION_SHARE = 0.05  # of the budget: less left than this, no new iteration starts
-ORDERINGS = ("auto", "current", "path")
+ORDERINGS = ("auto", "current", "connected", "path")
 
 
 class SearchAborted(Exception):
@@ -78,7 +78,9 @@ class Searcher:
         # current when the evaluation is resistance, whose solve it shares.
         if ordering == "auto":
             ordering = "current" if evaluation in ("resistance", "vc-resistance") else "path"
-        self.ordering = ordering
+        # "connected": by current too, in circuits wired with the node's own connections
+        self.connected_order = ordering == "connected"
+        self.ordering = "current" if self.connected_order else ordering
         self.rank_cache: dict[int, list[int]] = {}  # Zobrist key -> cells by current
         self.tt_size = tt_size
         self.width = width
@@ -333,7 +335,10 @@ class Searcher:
         key = self.hash ^ (SIDE_KEY if colour else 0)
         ranked = self.rank_cache.get(key)
         if ranked is None:
-            ranked = resistance.rank_moves(self.geo, self.stones, colour, self.links)
+            links = self.links
+            if self.connected_order and resistance.hsearch.usable(self.geo):
+                links = resistance.fresh_links(self.geo, self.stones)
+            ranked = resistance.rank_moves(self.geo, self.stones, colour, links)
             if len(self.rank_cache) >= self.eval_cache_size // 4:
                 self.rank_cache.clear()
             self.rank_cache[key] = ranked

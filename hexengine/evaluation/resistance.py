@@ -340,14 +340,21 @@ def connected(geo: Geometry, stones: list, colour: int) -> tuple[float, int, int
     if not (circuit.ready() and hsearch.usable(geo)):
         return evaluate(geo, stones, colour), 0, 0
     edges = [0, 0]
-    rows = hsearch.wires(geo, stones, _positions(geo), WIRES_PER_PAIR, edges=edges)
+    links = fresh_links(geo, stones, edges)
     own, opp = edges[colour], edges[1 - colour]
     if own == 2 or opp == 2:  # decided: a full connection between a colour's edges
         return (CLAMP if own == 2 else -CLAMP), own, opp
-    links = Links(None, None, (rows, np.zeros(rows.shape[0] + 1, dtype=np.int64),
-                               _NO_CARRIERS))
     r_own, r_opp = _solve_compiled(geo, stones, colour, False, links, REACH, EDGE_REACH)
     return _score(r_own, r_opp), own, opp
+
+
+def fresh_links(geo: Geometry, stones: list, edges: Optional[list] = None) -> Links:
+    """Both colours' full connections between groups and edges, built now by the compiled
+    H-search, as wires (no carriers to check: they hold in this position); ``edges`` as in
+    ``hsearch.wires``.  Needs the compiled kernels (``hsearch.usable``)."""
+    rows = hsearch.wires(geo, stones, _positions(geo), WIRES_PER_PAIR, edges=edges)
+    return Links(None, None, (rows, np.zeros(rows.shape[0] + 1, dtype=np.int64),
+                              _NO_CARRIERS))
 
 
 def evaluate_connected(geo: Geometry, stones: list, colour: int) -> float:
