@@ -38,14 +38,15 @@ def test_alphabeta_matches_plain_minimax(size, stones, depth):
             assert result.score == expected
 
 
+@pytest.mark.parametrize("ordering", ["current", "connected"])
 @pytest.mark.parametrize("size,stones,depth", [(4, 5, 3), (5, 12, 3)])
-def test_alphabeta_with_current_ordering_matches_plain_minimax(size, stones, depth):
+def test_alphabeta_with_current_ordering_matches_plain_minimax(size, stones, depth, ordering):
     rng = random.Random(size * 10 + stones)
     for _ in range(6):
         board = random_position(rng, size, size, stones)
         colour = board.to_move
         expected = minimax_value(board, colour, depth, "resistance")
-        searcher = Searcher("resistance", ordering="current")
+        searcher = Searcher("resistance", ordering=ordering)
         assert searcher.value(board, colour, depth) == pytest.approx(expected)
 
 
