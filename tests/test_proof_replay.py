@@ -1,5 +1,6 @@
 """The 5×5 proofs played out: from every one-stone opening the proved winner follows its
-proof move by move against every kind of defence, and must win on the board.
+proof move by move against every kind of defence, and must win on the board; and the whole
+proof tree, the loser trying every reply.
 
 The loser's moves are not limited to what the solver searched (its mustplay, minus the
 cells it proved inferior, cut by proof sets): a random defender plays any empty cell, a
@@ -16,7 +17,7 @@ import pytest
 from hexengine.board import BLACK, WHITE, Board
 from hexengine.geometry import geometry
 from hexengine.player import Player, Settings
-from hexengine.solver import Solver, knowledge_by_name
+from hexengine.solver import WIN, Solver, knowledge_by_name
 
 # published: black (first, joining rows 1 and 5) wins 5×5 with exactly these openings
 BLACK_WINS_5X5 = set("e1 b2 c2 d2 e2 b3 c3 d3 a4 b4 c4 d4 a5".split())
@@ -85,6 +86,48 @@ def test_every_5x5_proof_holds_when_played_out(kind):
             proved, on_board = play_out(solver, opening, defend, rng)
             assert proved == on_board, opening
             assert (proved == BLACK) == (opening in BLACK_WINS_5X5), opening
+
+
+def test_every_5x5_proof_tree_replayed_against_every_reply():
+    """The whole proof tree: from every opening, the loser tries every empty cell at each
+    of its turns (not just what the solver searched) and the winner answers with the
+    solver's move, until the board is won or the knowledge decides the position at sight
+    (a full connection, or fill-in joining the edges: the connections are checked against
+    exhaustive play in test_vc.py).  About 24,000 positions."""
+    geo = geometry(5, 5)
+    solver = Solver(knowledge_by_name())
+    knowledge = solver.knowledge
+    total = 0
+    for opening in geo.cells:
+        winner = solver.solve(geo, [1 << opening, 0], WHITE, 60).winner
+        assert (winner == BLACK) == (geo.name(opening) in BLACK_WINS_5X5)
+        seen = set()
+        stack = [(1 << opening, 0, WHITE)]
+        while stack:
+            black, white, to_move = stack.pop()
+            if (black, white, to_move) in seen:
+                continue
+            seen.add((black, white, to_move))
+            if connected(geo, black, BLACK) or connected(geo, white, WHITE):
+                assert connected(geo, (black, white)[winner], winner)
+                continue
+            status = knowledge.expand(geo, [black, white], to_move)[0]
+            if status:
+                assert (status == WIN) == (to_move == winner)
+                continue
+            if to_move == winner:
+                result = solver.solve(geo, [black, white], to_move, 60)
+                assert result.winner == winner
+                replies = [result.move]
+            else:
+                replies = list(geo.iter_bits(geo.mask & ~(black | white)))
+            for m in replies:
+                if to_move == BLACK:
+                    stack.append((black | 1 << m, white, WHITE))
+                else:
+                    stack.append((black, white | 1 << m, BLACK))
+        total += len(seen)
+    assert total > 10_000
 
 
 @pytest.mark.slow
