@@ -174,4 +174,4 @@ class Player:
             kernels.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()),
                          "circuit" if s.evaluation == "resistance" else "")
         return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
-                                      on_iteration)
+                                      on_iteration, solved.losing if solved else 0)

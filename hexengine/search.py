@@ -102,11 +102,14 @@ class Searcher:
     # --- public ------------------------------------------------------------------------
     def search(self, board: Board, colour: int, deadline: Optional[float] = None,
                max_depth: int = 64, stop: Optional[threading.Event] = None,
-               on_iteration: Optional[Callable[[SearchResult], None]] = None) -> SearchResult:
-        """Search ``board`` for ``colour`` until ``max_depth``, ``deadline`` or ``stop``."""
+               on_iteration: Optional[Callable[[SearchResult], None]] = None,
+               avoid: int = 0) -> SearchResult:
+        """Search ``board`` for ``colour`` until ``max_depth``, ``deadline`` or ``stop``;
+        root moves in ``avoid`` (a bitboard: moves the solver proved to lose) are left out
+        while any other is left."""
         start_time = time.monotonic()
         self._prepare(board, colour, deadline, stop)
-        result = self._search(colour, deadline, max_depth, on_iteration, start_time)
+        result = self._search(colour, deadline, max_depth, on_iteration, start_time, avoid)
         result.nodes = max(result.nodes, self.nodes)
         result.elapsed = time.monotonic() - start_time
         if self.root_info is not None:
@@ -116,7 +119,7 @@ class Searcher:
     # --- internals -----------------------------------------------------------------------
     def _search(self, colour: int, deadline: Optional[float], max_depth: int,
                 on_iteration: Optional[Callable[[SearchResult], None]],
-                start_time: float) -> SearchResult:
+                start_time: float, avoid: int = 0) -> SearchResult:
         geo = self.geo
         stones = self.stones
         # immediate facts first: a win now, or the only block of a win next move
@@ -144,6 +147,8 @@ class Searcher:
                 d_own, own_cells = path_cells(geo, stones, colour)
         self._threatened = any(self.threats.full) or any(self.threats.semi)
         root_moves = self._ordered_moves(colour, 0, -1, d_own, own_cells, allowed)
+        if avoid:
+            root_moves = [m for m in root_moves if not (avoid >> m) & 1] or root_moves
         if self.root_info is not None and (deadline is None or self.root_info.build_seconds / 2
                                            * len(root_moves) < REFRESH_SHARE
                                            * (deadline - start_time)):

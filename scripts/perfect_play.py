@@ -17,6 +17,13 @@ the opponent's forfeit: was the opponent's position lost when it failed to move?
 
     python scripts/perfect_play.py matches/ours-vs-wolve-9x9/results.jsonl --engine ours \
         --forfeits-only
+
+``--turning-points`` asks where ENGINE's lost games were decided: at each of its turns from
+move ``--from`` on, the position is solved in ``--limit`` seconds, until the solver proves
+it lost; a win proved before that is a win ENGINE threw away.
+
+    python scripts/perfect_play.py matches/ours-vs-wolve-9x9/results.jsonl --engine ours \
+        --turning-points --limit 1.5
 """
 from __future__ import annotations
 
@@ -50,12 +57,20 @@ def _stones(geo, moves) -> list[int]:
               help="Seconds to solve each opening.")
 @click.option("--forfeits-only", is_flag=True,
               help="Only check the games ENGINE won by a forfeit (any board size).")
-def main(results: str, engine: str, limit: float, forfeits_only: bool) -> None:
+@click.option("--turning-points", is_flag=True,
+              help="For each game ENGINE lost: the first of its turns proved won (a win "
+                   "thrown away) and the first proved lost.")
+@click.option("--from", "first", type=int, default=6, show_default=True,
+              help="With --turning-points: the first move number (0-based) solved.")
+def main(results: str, engine: str, limit: float, forfeits_only: bool,
+         turning_points: bool, first: int) -> None:
     with open(results) as f:
         games = [json.loads(line) for line in f if line.strip()]
     solver = Solver(knowledge_by_name())
     if forfeits_only:
         sys.exit(check_forfeits(games, engine, solver, limit))
+    if turning_points:
+        sys.exit(check_turning_points(games, engine, limit, first))
     verdicts: dict[tuple[str, ...], int | None] = {}
     winning_side = lost = unknown = forfeits = forfeits_unknown = 0
     failures = []
@@ -132,6 +147,40 @@ def check_forfeits(games: list[dict], engine: str, solver: Solver, limit: float)
     print(f"{engine}: {held + won + unknown} wins by forfeit: {held} in positions the opponent "
           f"had lost, {won} in positions it had won, {unknown} unsolved")
     return 1 if won else 0
+
+
+def check_turning_points(games: list[dict], engine: str, limit: float, first: int) -> int:
+    """Print, for each game ENGINE lost, its first turn proved won and its first proved
+    lost (move numbers from 0, solve times); 0 always (a report, not a check)."""
+    thrown = lost_games = 0
+    for game in games:
+        if game["winner"] == engine:
+            continue
+        lost_games += 1
+        width, height = (int(x) for x in game["size"].split("x"))
+        geo = geometry(width, height)
+        ours = COLOURS["black" if game["black"] == engine else "white"]
+        solver = Solver(knowledge_by_name())  # a fresh table per game
+        moves = [m["move"] for m in game["moves"]]
+        won_at = lost_at = None
+        for i in range(first, len(moves)):
+            if i % 2 != ours:
+                continue
+            result = solver.solve(geo, _stones(geo, moves[:i]), ours, seconds=limit)
+            if result.winner == ours and won_at is None:
+                won_at = (i, result.elapsed)
+            elif result.winner is not None and result.winner != ours:
+                lost_at = (i, result.elapsed)
+                break
+        thrown += won_at is not None
+        say = [f"won at move {won_at[0]} ({won_at[1]:.2f} s)"] if won_at else []
+        say.append(f"lost at move {lost_at[0]} ({lost_at[1]:.2f} s)" if lost_at
+                   else "never proved lost")
+        print(f"  game {game['game']} (opening "
+              f"{' '.join(m['move'] for m in game['moves'] if m['by'] == 'opening')}): "
+              f"{', '.join(say)}")
+    print(f"{engine}: {lost_games} games lost, {thrown} of them from a position proved won")
+    return 0
 
 
 if __name__ == "__main__":

@@ -255,6 +255,63 @@ def test_genmove_plays_a_proved_win(size, opening):
     assert board.winner() == colour
 
 
+def test_settled_moves_agree_with_exhaustive_search():
+    """After a solve, the moves the table marks winning and losing really are."""
+    geo = geometry(4, 4)
+    wins = exhaustive(geo)
+    rng = random.Random(8)
+    marked = 0
+    for _ in range(40):
+        board = _random_position(rng, 4, rng.randint(1, 6))
+        colour = board.to_move
+        solver = Solver(knowledge_by_name("auto"))
+        solver.solve(geo, board.stones, colour)
+        winning, losing = solver.settled_moves(geo, board.stones, colour)
+        assert not winning & losing
+        for m in geo.iter_bits(winning | losing):
+            child = list(board.stones)
+            child[colour] |= 1 << m
+            won = connected(geo, child, colour) or not wins(child[0], child[1], 1 - colour)
+            assert won == bool((winning >> m) & 1), geo.name(m)
+            marked += 1
+    assert marked > 20
+
+
+def test_search_leaves_out_the_moves_to_avoid():
+    from hexengine.search import Searcher
+    board = Board(5)
+    board.play(board.parse_move("c3"), BLACK)
+    searcher = Searcher("resistance", knowledge=True, width=6)
+    free = list(board.geo.iter_bits(board.empty))
+    first = searcher.search(board, WHITE, max_depth=2)
+    best = first.move
+    avoid = 1 << best
+    assert searcher.search(board, WHITE, max_depth=2, avoid=avoid).move != best
+    keep = min(m for m in first.scores if m != best)  # a root move the search considers
+    only = board.empty & ~(1 << keep)
+    assert searcher.search(board, WHITE, max_depth=2, avoid=only).move == keep
+    # nothing left: the search plays anyway
+    assert searcher.search(board, WHITE, max_depth=2, avoid=board.empty).move in free
+
+
+@pytest.mark.skipif(not HAVE_VC, reason="needs the connection engine")
+def test_genmove_on_9x9_keeps_a_win_the_solver_sees_early():
+    """A 9×9 position from a game against Wolve, after 10 moves: black (to move) has won,
+    which the solver proves in a fraction of a second; with the search alone the engine
+    played f6 and lost.  genmove must play a winning move."""
+    board = Board(9)
+    for name in "h2 g4 h5 h3 c6 b8 d7 d6 c7 c9".split():
+        board.play(board.parse_move(name))
+    geo = board.geo
+    referee = Solver(knowledge_by_name("auto"))
+    assert referee.solve(geo, board.stones, BLACK, 60).winner == BLACK
+    result = Player(Settings(max_time=3)).genmove(board, BLACK, 3.0)
+    child = list(board.stones)
+    child[BLACK] |= 1 << result.move
+    assert Solver(knowledge_by_name("auto")).solve(geo, child, WHITE, 60).winner == BLACK, \
+        geo.name(result.move)
+
+
 # --- protocol ----------------------------------------------------------------------------
 def test_dfpn_commands(make_engine):
     engine = make_engine("--time", "1")
@@ -378,3 +435,27 @@ def test_a_proved_loss_is_answered_with_the_most_stubborn_move(opening):
         assert refutation.winner == BLACK
         sizes[cell] = refutation.proof.bit_count() if refutation.searched else -1
     assert sizes[result.move] == max(sizes.values())
+
+
+def test_perfect_play_script_finds_where_a_lost_game_turned(tmp_path):
+    """``scripts/perfect_play.py --turning-points`` on a 3×3 game: black (the engine) starts
+    on the empty board, a win, opens in the corner and has lost once white holds b2."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    moves = [("black", "a1"), ("white", "b2"), ("black", "c1"), ("white", "a2"),
+             ("black", "b3"), ("white", "c2")]
+    game = {"game": 0, "black": "ours", "white": "other", "size": "3x3", "winner": "other",
+            "reason": "connection",
+            "moves": [{"colour": c, "move": m, "by": "ours" if c == "black" else "other"}
+                      for c, m in moves]}
+    results = tmp_path / "results.jsonl"
+    results.write_text(json.dumps(game) + "\n")
+    script = Path(__file__).resolve().parent.parent / "scripts" / "perfect_play.py"
+    out = subprocess.run([sys.executable, str(script), str(results), "--engine", "ours",
+                          "--turning-points", "--from", "0"], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "won at move 0" in out.stdout and "lost at move 2" in out.stdout
+    assert "1 games lost, 1 of them from a position proved won" in out.stdout
