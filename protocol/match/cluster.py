@@ -117,7 +117,10 @@ class ClusterMatch(Match):
                 except MatchError:
                     raise
                 except Exception as exc:  # a call into a client whose scheduler is gone
-                    if self.client.status != "running":
+                    # (a result fetched just as the scheduler died fails with a closed
+                    # connection before the client's status has changed)
+                    if self.client.status != "running" or isinstance(
+                            exc, _dask().comm.CommClosedError):
                         raise self._lost(f"{type(exc).__name__}") from None
                     raise
         except BaseException:
