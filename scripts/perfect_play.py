@@ -50,6 +50,17 @@ def _stones(geo, moves) -> list[int]:
     return stones
 
 
+def _geometry(game: dict):
+    """The board of a results.jsonl record (its ``size`` is WIDTHxHEIGHT)."""
+    width, height = (int(x) for x in game["size"].split("x"))
+    return geometry(width, height)
+
+
+def _opening(game: dict) -> tuple[str, ...]:
+    """The record's opening moves (those the runner played, not the engines)."""
+    return tuple(m["move"] for m in game["moves"] if m["by"] == "opening")
+
+
 @click.command()
 @click.argument("results", type=click.Path(exists=True, dir_okay=False))
 @click.option("--engine", required=True, help="The engine whose play is checked.")
@@ -77,9 +88,8 @@ def main(results: str, engine: str, limit: float, forfeits_only: bool,
     for game in games:
         if engine not in (game["black"], game["white"]):
             continue
-        width, height = (int(x) for x in game["size"].split("x"))
-        geo = geometry(width, height)
-        opening = tuple(m["move"] for m in game["moves"] if m["by"] == "opening")
+        geo = _geometry(game)
+        opening = _opening(game)
         if (game["size"],) + opening not in verdicts:
             stones = _stones(geo, opening)
             to_move = BLACK if len(opening) % 2 == 0 else WHITE
@@ -121,8 +131,7 @@ def main(results: str, engine: str, limit: float, forfeits_only: bool,
 
 def _final_verdict(solver: Solver, game: dict, limit: float):
     """The winner of the game's final position with the side that did not move to move."""
-    width, height = (int(x) for x in game["size"].split("x"))
-    geo = geometry(width, height)
+    geo = _geometry(game)
     moves = [m["move"] for m in game["moves"]]
     return solver.solve(geo, _stones(geo, moves), len(moves) % 2, seconds=limit).winner
 
@@ -142,7 +151,7 @@ def check_forfeits(games: list[dict], engine: str, solver: Solver, limit: float)
         won += final is not None and final != ours
         unknown += final is None
         print(f"  game {game['game']} ({game['reason']}, opening "
-              f"{' '.join(m['move'] for m in game['moves'] if m['by'] == 'opening')}, "
+              f"{' '.join(_opening(game))}, "
               f"{len(game['moves'])} moves): {verdict}")
     print(f"{engine}: {held + won + unknown} wins by forfeit: {held} in positions the opponent "
           f"had lost, {won} in positions it had won, {unknown} unsolved")
@@ -157,8 +166,7 @@ def check_turning_points(games: list[dict], engine: str, limit: float, first: in
         if game["winner"] == engine:
             continue
         lost_games += 1
-        width, height = (int(x) for x in game["size"].split("x"))
-        geo = geometry(width, height)
+        geo = _geometry(game)
         ours = COLOURS["black" if game["black"] == engine else "white"]
         solver = Solver(knowledge_by_name())  # a fresh table per game
         moves = [m["move"] for m in game["moves"]]
@@ -177,7 +185,7 @@ def check_turning_points(games: list[dict], engine: str, limit: float, first: in
         say.append(f"lost at move {lost_at[0]} ({lost_at[1]:.2f} s)" if lost_at
                    else "never proved lost")
         print(f"  game {game['game']} (opening "
-              f"{' '.join(m['move'] for m in game['moves'] if m['by'] == 'opening')}): "
+              f"{' '.join(_opening(game))}): "
               f"{', '.join(say)}")
     print(f"{engine}: {lost_games} games lost, {thrown} of them from a position proved won")
     return 0
