@@ -752,7 +752,8 @@ def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int
     if result.winner is None or result.move < 0 or not (empty >> result.move) & 1:
         if stop is None or not stop.is_set():
             solver.failed_at = (geo, count)
-        result.winner = None
+        result.winner = None  # (a proof without a move to play counts as none)
+        result.searched = False
         result.losing = solver.settled_moves(geo, stones, colour)[1]
     return result
 
