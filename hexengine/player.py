@@ -34,6 +34,7 @@ class Settings:
     tt_size: int = 1_000_000
     knowledge: bool = True  # fill-in, connections and mustplay (hexengine.knowledge)
     refresh_depth: int = 1  # plies below the root whose nodes rebuild the mover's connections
+    node_connections: bool = True  # vc-resistance: interior nodes read their own H-search
     solver_time: float = 60.0
 
     def set(self, name: str, text: str) -> None:
@@ -53,7 +54,7 @@ class Settings:
             if text not in ORDERINGS:
                 raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
             value = text
-        elif name in ("randomize", "knowledge"):
+        elif name in ("randomize", "knowledge", "node_connections"):
             if text not in ("0", "1", "true", "false"):
                 raise ValueError(f"{name} must be 0 or 1")
             value = text in ("1", "true")
@@ -122,11 +123,12 @@ class Player:
     def searcher(self) -> Searcher:
         s = self.settings
         key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize, s.ordering, s.knowledge,
-               s.refresh_depth)
+               s.refresh_depth, s.node_connections)
         if self._searcher is None or key != self._searcher_key:
             self._searcher = Searcher(s.evaluation, s.tt_size, s.width, s.seed, s.randomize,
                                       ordering=s.ordering, knowledge=s.knowledge,
-                                      refresh_depth=s.refresh_depth)
+                                      refresh_depth=s.refresh_depth,
+                                      node_connections=s.node_connections)
             self._searcher_key = key
             self.rng = random.Random(s.seed)
         return self._searcher

@@ -67,12 +67,15 @@ class Searcher:
     def __init__(self, evaluation: str = "shortest-path", tt_size: int = 1_000_000,
                  width: int = 0, seed: Optional[int] = None, randomize: bool = False,
                  use_tt: bool = True, ordering: str = "auto", knowledge: bool = False,
-                 refresh_depth: int = 1) -> None:
+                 refresh_depth: int = 1, node_connections: bool = True) -> None:
         if ordering not in ORDERINGS:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         self.evaluation_name = evaluation
         self.evaluate = get_evaluation(evaluation)
         self.connected_leaves = evaluation == "vc-resistance"  # leaves read their H-search
+        # ... and so do interior nodes: their own win-in-one, loss and mustplay
+        self.node_connections = self.connected_leaves and knowledge and node_connections
+        self.connection_cache: dict[int, tuple[float, int, int, int]] = {}
         # "current": Six's and Wolve's order, by the current through each cell in both
         # resistance circuits; "path": cells on the shortest paths first.  "auto" takes the
         # current when the evaluation is resistance, whose solve it shares.
@@ -415,7 +418,7 @@ class Searcher:
                 elif self.connected_leaves:
                     # this leaf's own connections: a semi between the mover's edges wins
                     # in one, a full one between the opponent's has lost
-                    value, own, opp = resistance.connected(geo, stones, colour)
+                    value, own, opp, _ = self._connections(key, colour)
                     if own:
                         value = WIN - ply - 1
                     elif opp == 2:
@@ -451,6 +454,17 @@ class Searcher:
                     elif self.width:
                         self._width_cut = True
                     return e_score
+        if self.node_connections:
+            # this node's own connections, as at a leaf (and usually cached from when it was
+            # one): a semi between the mover's edges wins, and only the mustplay is searched
+            _, own, opp, node_must = self._connections(key, colour)
+            if own:
+                return WIN - ply - 1
+            if opp == 2:
+                return -(WIN - ply - 2)
+            must &= node_must
+            if not must:
+                return -(WIN - ply - 3)
         moves = self._ordered_moves(colour, ply, tt_move, d_own, own_cells, must)
         if not moves:
             return -(WIN - ply - 1)
@@ -502,6 +516,17 @@ class Searcher:
             stored -= ply
         self._store(key, depth, stored, flag, best_move)
         return best
+
+    def _connections(self, key: int, colour: int) -> tuple[float, int, int, int]:
+        """``resistance.connected`` for the node ``key`` with ``colour`` to move, cached by
+        Zobrist key for the whole game (a position's connections do not depend on the root)."""
+        cache = self.connection_cache
+        entry = cache.get(key)
+        if entry is None:
+            if len(cache) >= self.eval_cache_size:
+                cache.clear()
+            entry = cache[key] = resistance.connected(self.geo, self.stones, colour)
+        return entry
 
     def _store(self, key: int, depth: int, score: float, flag: int, move: Optional[int]) -> None:
         if not self.use_tt:

@@ -125,10 +125,15 @@ def test_connected_leaves_read_their_own_connections():
     kernels.start(wait=True)
     board = Board(3)
     board.play(board.parse_move("b2"))  # template II to both edges: a full connection
-    assert resistance.connected(board.geo, board.stones, BLACK) == (resistance.CLAMP, 2, 0)
-    assert resistance.connected(board.geo, board.stones, WHITE) == (-resistance.CLAMP, 0, 2)
-    board = Board(2)  # the first move joins either colour's edges: a semi for both
-    assert resistance.connected(board.geo, board.stones, BLACK)[1:] == (1, 1)
+    empty = board.empty
+    assert resistance.connected(board.geo, board.stones, BLACK) == (
+        resistance.CLAMP, 2, 0, empty)
+    assert resistance.connected(board.geo, board.stones, WHITE) == (-resistance.CLAMP, 0, 2, 0)
+    board = Board(2)  # the first move joins either colour's edges: a semi for both, and
+    # the short diagonal is where each must play against the other's
+    diagonal = (1 << board.parse_move("b1")) | (1 << board.parse_move("a2"))
+    for colour in (BLACK, WHITE):
+        assert resistance.connected(board.geo, board.stones, colour)[1:] == (1, 1, diagonal)
 
 
 def test_vc_resistance_search_proves_only_true_results():

@@ -332,27 +332,35 @@ def _positions(geo: Geometry) -> np.ndarray:
 _NO_CARRIERS = np.zeros(0, dtype=np.int64)
 
 
-def connected(geo: Geometry, stones: list, colour: int) -> tuple[float, int, int]:
-    """``evaluate_connected``'s score, and what joins each colour's edges in the same
-    H-search (2 a full connection, 1 a semi, 0 neither): (score, colour's, opponent's).
-    The search reads a leaf from it: a semi connection for the side to move is a win in
-    one, a full one for the opponent a loss."""
+def connected(geo: Geometry, stones: list, colour: int) -> tuple[float, int, int, int]:
+    """``evaluate_connected``'s score, what joins each colour's edges in the same H-search
+    (2 a full connection, 1 a semi, 0 neither) and the mustplay: (score, colour's,
+    opponent's, the empty cells ``colour`` must play in).  The mustplay is the intersection
+    of the opponent's edge-to-edge semi carriers (every empty cell when it has none, none
+    when it has a full connection).  The search reads a node from it: a semi connection for
+    the side to move is a win in one, a full one for the opponent a loss, and only the
+    mustplay's cells are worth searching."""
+    empty = geo.mask & ~(stones[0] | stones[1])
     if not (circuit.ready() and hsearch.usable(geo)):
-        return evaluate(geo, stones, colour), 0, 0
+        return evaluate(geo, stones, colour), 0, 0, empty
     edges = [0, 0]
-    links = fresh_links(geo, stones, edges)
+    threats = [-1, -1]
+    links = fresh_links(geo, stones, edges, threats)
     own, opp = edges[colour], edges[1 - colour]
+    must = 0 if opp == 2 else empty & threats[1 - colour]
     if own == 2 or opp == 2:  # decided: a full connection between a colour's edges
-        return (CLAMP if own == 2 else -CLAMP), own, opp
+        return (CLAMP if own == 2 else -CLAMP), own, opp, must
     r_own, r_opp = _solve_compiled(geo, stones, colour, False, links, REACH, EDGE_REACH)
-    return _score(r_own, r_opp), own, opp
+    return _score(r_own, r_opp), own, opp, must
 
 
-def fresh_links(geo: Geometry, stones: list, edges: Optional[list] = None) -> Links:
+def fresh_links(geo: Geometry, stones: list, edges: Optional[list] = None,
+                threats: Optional[list] = None) -> Links:
     """Both colours' full connections between groups and edges, built now by the compiled
-    H-search, as wires (no carriers to check: they hold in this position); ``edges`` as in
-    ``hsearch.wires``.  Needs the compiled kernels (``hsearch.usable``)."""
-    rows = hsearch.wires(geo, stones, _positions(geo), WIRES_PER_PAIR, edges=edges)
+    H-search, as wires (no carriers to check: they hold in this position); ``edges`` and
+    ``threats`` as in ``hsearch.wires``.  Needs the compiled kernels (``hsearch.usable``)."""
+    rows = hsearch.wires(geo, stones, _positions(geo), WIRES_PER_PAIR, edges=edges,
+                         threats=threats)
     return Links(None, None, (rows, np.zeros(rows.shape[0] + 1, dtype=np.int64),
                               _NO_CARRIERS))
 

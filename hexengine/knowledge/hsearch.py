@@ -756,11 +756,13 @@ _links = links
 
 
 def wires(geo: Geometry, stones, pos, per_pair: int, limits=None,
-          edges: Optional[list] = None) -> np.ndarray:
+          edges: Optional[list] = None, threats: Optional[list] = None) -> np.ndarray:
     """Both colours' full connections between their groups and edges, built afresh by the
     compiled H-search, as the resistance circuit's wire rows (see ``links``).  With
     ``edges`` (a list of two), ``edges[colour]`` is set to what joins that colour's edges:
-    2 a full connection, 1 a semi connection, 0 neither."""
+    2 a full connection, 1 a semi connection, 0 neither; with ``threats`` too,
+    ``threats[colour]`` is the intersection of that colour's edge-to-edge semi carriers
+    (keys included) when ``edges[colour]`` is 1: the opponent's mustplay."""
     lim = limits or vc.DEFAULT_LIMITS
     out = _WIRES.get(geo.max_index)
     if out is None:
@@ -771,12 +773,16 @@ def wires(geo: Geometry, stones, pos, per_pair: int, limits=None,
         n = _links(ws.C, ws.I, ws.S, ws.is_group, pos, colour, per_pair, out, n)
         if n < 0:  # more wires than rows: twice the rows, and again
             _WIRES[geo.max_index] = np.zeros((2 * out.shape[0], 3), np.int64)
-            return wires(geo, stones, pos, per_pair, limits, edges)
+            return wires(geo, stones, pos, per_pair, limits, edges, threats)
         if edges is not None:
             k = ws.pair_slot(vc.EDGE_START, vc.EDGE_GOAL)
             S, I = ws.S, ws.I
             edges[colour] = 0 if k < 0 else 2 if I[S[I_FLEN] + k] else \
                 1 if I[S[I_SLEN] + k] else 0
+            if threats is not None and edges[colour] == 1:
+                first = S[C_SC] + k * S[N_SB]
+                threats[colour] = to_int(np.bitwise_and.reduce(
+                    ws.C[first:first + I[S[I_SLEN] + k]], axis=0))
     return out[:n]
 
 
