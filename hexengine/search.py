@@ -17,7 +17,7 @@ from .board import SIDE_KEY, Board, zobrist_keys
 from .evaluation import get as get_evaluation
 from .evaluation import resistance
 from .evaluation.shortest_path import NO_PATH, path_cells
-from .knowledge import analysis
+from .knowledge import analysis, inferior
 from .knowledge.threats import LOST, OPEN, WIN_NOW, EdgeThreats
 
 WIN = 100_000
@@ -518,14 +518,24 @@ class Searcher:
         return best
 
     def _connections(self, key: int, colour: int) -> tuple[float, int, int, int]:
-        """``resistance.connected`` for the node ``key`` with ``colour`` to move, cached by
-        Zobrist key for the whole game (a position's connections do not depend on the root)."""
+        """What the node ``key`` with ``colour`` to move knows, as Wolve's nodes do: its
+        dead and captured cells filled in, then ``resistance.connected`` on that board,
+        with the vulnerable cells taken out of its mustplay.  Cached by Zobrist key for the
+        whole game (a position's knowledge does not depend on the root)."""
         cache = self.connection_cache
         entry = cache.get(key)
         if entry is None:
             if len(cache) >= self.eval_cache_size:
                 cache.clear()
-            entry = cache[key] = resistance.connected(self.geo, self.stones, colour)
+            geo = self.geo
+            if self.knowledge:
+                filled, _ = inferior.fill_in(geo, self.stones)
+            else:
+                filled = self.stones
+            value, own, opp, must = resistance.connected(geo, filled, colour)
+            if must and self.knowledge and not (own or opp == 2):
+                must = must & ~inferior.prunable(geo, filled, colour) or must
+            entry = cache[key] = (value, own, opp, must)
         return entry
 
     def _store(self, key: int, depth: int, score: float, flag: int, move: Optional[int]) -> None:
