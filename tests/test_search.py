@@ -162,3 +162,38 @@ def test_vc_resistance_search_proves_only_true_results():
         truth = solver.solve(board.geo, list(board.stones), colour, 30)
         assert truth.winner == (colour if result.score > 0 else 1 - colour)
     assert proved >= 10
+
+
+def test_node_knowledge_keeps_the_winner():
+    """Interior nodes of the vc-resistance search work on their filled-in board and search
+    only their own mustplay minus vulnerable cells: searched to the end at full width, the
+    result is still the true winner (random 5×5 openings, the solver as referee), and the
+    move chosen in a won position wins."""
+    from hexengine import kernels
+    from hexengine.solver import Solver, knowledge_by_name
+    kernels.start(wait=True)
+    rng = random.Random(5)
+    solver = Solver(knowledge_by_name())
+    checked = 0
+    for _ in range(80):
+        board = Board(5)
+        cells = list(board.geo.cells)
+        rng.shuffle(cells)
+        for cell in cells[:rng.randrange(1, 4)]:
+            board.play(cell)
+        if board.winner() is not None:
+            continue
+        colour = board.to_move
+        result = Searcher("vc-resistance", knowledge=True, width=0).search(
+            board, colour, None, 25)
+        if result.depth == 0:  # one root move left by the root's knowledge: not searched
+            continue
+        assert result.proved
+        truth = solver.solve(board.geo, list(board.stones), colour, 30)
+        assert truth.winner == (colour if result.score > 0 else 1 - colour)
+        if truth.winner == colour:
+            after = list(board.stones)
+            after[colour] |= 1 << result.move
+            assert solver.solve(board.geo, after, 1 - colour, 30).winner == colour
+        checked += 1
+    assert checked >= 30
