@@ -28,6 +28,7 @@ class Settings:
     max_time: float = 10.0
     max_depth: int = 64
     width: int = 6
+    root_width: int = 0  # root moves kept past depth 2, best first (0: every one)
     ordering: str = "auto"
     seed: int = 0
     randomize: bool = False
@@ -70,7 +71,7 @@ class Settings:
                 value = int(text)
             except ValueError:
                 raise ValueError(f"{name} must be an integer, not {text!r}") from None
-            low = 0 if name in ("width", "seed", "refresh_depth") else 1
+            low = 0 if name in ("width", "root_width", "seed", "refresh_depth") else 1
             if value < low:
                 raise ValueError(f"{name} must be at least {low}")
         setattr(self, name, value)
@@ -123,12 +124,13 @@ class Player:
     def searcher(self) -> Searcher:
         s = self.settings
         key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize, s.ordering, s.knowledge,
-               s.refresh_depth, s.node_connections)
+               s.refresh_depth, s.node_connections, s.root_width)
         if self._searcher is None or key != self._searcher_key:
             self._searcher = Searcher(s.evaluation, s.tt_size, s.width, s.seed, s.randomize,
                                       ordering=s.ordering, knowledge=s.knowledge,
                                       refresh_depth=s.refresh_depth,
-                                      node_connections=s.node_connections)
+                                      node_connections=s.node_connections,
+                                      root_width=s.root_width)
             self._searcher_key = key
             self.rng = random.Random(s.seed)
         return self._searcher

@@ -67,7 +67,8 @@ class Searcher:
     def __init__(self, evaluation: str = "shortest-path", tt_size: int = 1_000_000,
                  width: int = 0, seed: Optional[int] = None, randomize: bool = False,
                  use_tt: bool = True, ordering: str = "auto", knowledge: bool = False,
-                 refresh_depth: int = 1, node_connections: bool = True) -> None:
+                 refresh_depth: int = 1, node_connections: bool = True,
+                 root_width: int = 0) -> None:
         if ordering not in ORDERINGS:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         self.evaluation_name = evaluation
@@ -87,6 +88,7 @@ class Searcher:
         self.rank_cache: dict[int, list[int]] = {}  # Zobrist key -> cells by current
         self.tt_size = tt_size
         self.width = width
+        self.root_width = root_width  # root moves kept past depth 2 (0: all of them)
         # knowledge: fill-in, connections and mustplay at the root, the root's edge-to-edge
         # connections checked at every node (hexengine.knowledge)
         self.knowledge = knowledge
@@ -173,6 +175,7 @@ class Searcher:
         best = SearchResult(root_moves[0] if root_moves else -1, 0.0, 0, 0, 0.0,
                             root_moves[:1])
         max_depth = min(max_depth, geo.mask.bit_count())
+        set_aside: list[int] = []  # root moves left out of the deeper iterations
         for depth in range(1, max_depth + 1):
             iter_start = time.monotonic()
             if deadline is not None and deadline - iter_start < MIN_ITERATION_SHARE * (
@@ -198,13 +201,27 @@ class Searcher:
                 on_iteration(best)
             if not complete:
                 break
+            if score <= -WIN_THRESHOLD and set_aside:
+                # every move kept loses: the ones set aside get their deeper search too
+                root_moves.extend(set_aside)
+                set_aside = []
+                continue
             root_moves.remove(move)
             root_moves.insert(0, move)
             if not self._depth_cut:
                 break  # every line ends in a decided position: deeper finds nothing new
-            if abs(score) >= WIN_THRESHOLD and not self._width_cut:
+            if abs(score) >= WIN_THRESHOLD and not self._width_cut and not (
+                    score < 0 and set_aside):
                 break  # proved: no move was left out on the way
-        best.proved = abs(best.score) >= WIN_THRESHOLD and best.complete and not self._width_cut
+            if (self.root_width and depth >= 2 and len(root_moves) > self.root_width
+                    and score > -WIN_THRESHOLD):
+                # every root move has had a depth-2 search: deeper ones keep the best
+                # (Wolve's root width), best first, so the time goes to depth
+                root_moves.sort(key=lambda m: scores.get(m, -WIN - 1), reverse=True)
+                set_aside += root_moves[self.root_width:]
+                del root_moves[self.root_width:]
+        best.proved = abs(best.score) >= WIN_THRESHOLD and best.complete and not (
+            self._width_cut or (best.score < 0 and set_aside))
         return best
 
     def _prepare(self, board: Board, colour: int, deadline: Optional[float],

@@ -197,3 +197,54 @@ def test_node_knowledge_keeps_the_winner():
             assert solver.solve(board.geo, after, 1 - colour, 30).winner == colour
         checked += 1
     assert checked >= 30
+
+
+def test_root_width_narrows_the_root_after_depth_two():
+    """With ``root_width`` every root move is searched to depth 2; the deeper iterations
+    keep the best ``root_width`` of them by their depth-2 scores, best first."""
+    from hexengine import kernels
+    kernels.start(wait=True)
+    board = Board(9)
+    for move in ("e5", "d6"):
+        board.play(board.parse_move(move))
+    iterations = []
+    Searcher("vc-resistance", knowledge=True, width=4, root_width=5).search(
+        board, board.to_move, None, 4, on_iteration=iterations.append)
+    assert [r.depth for r in iterations] == [1, 2, 3, 4]
+    everything = set(iterations[0].scores)
+    assert len(everything) > 40 and set(iterations[1].scores) == everything
+    by_depth_two = sorted(everything, key=lambda m: -iterations[1].scores[m])
+    kept = set(by_depth_two[:5])
+    assert set(iterations[2].scores) == kept and set(iterations[3].scores) == kept
+
+
+def test_root_width_proves_a_loss_only_over_every_move():
+    """A lost position searched with a root width of 1: when the one move kept turns out
+    lost, the moves set aside are searched again, and the loss is reported as proved only
+    by an iteration over every root move (random 5×5 positions the solver proves lost for
+    the side to move)."""
+    from hexengine import kernels
+    from hexengine.solver import Solver, knowledge_by_name
+    kernels.start(wait=True)
+    rng = random.Random(8)
+    solver = Solver(knowledge_by_name())
+    narrowed = 0
+    for _ in range(200):
+        board = Board(5)
+        cells = list(board.geo.cells)
+        rng.shuffle(cells)
+        for cell in cells[:rng.randrange(1, 5)]:
+            board.play(cell)
+        colour = board.to_move
+        if board.winner() is not None or solver.solve(
+                board.geo, list(board.stones), colour, 30).winner != 1 - colour:
+            continue
+        iterations = []
+        result = Searcher("vc-resistance", knowledge=True, width=0, root_width=1).search(
+            board, colour, None, 25, on_iteration=iterations.append)
+        if not any(len(r.scores) < len(iterations[0].scores) for r in iterations):
+            continue
+        narrowed += 1
+        assert result.score < 0 and result.proved
+        assert len(iterations[-1].scores) == len(iterations[0].scores)
+    assert narrowed >= 8
