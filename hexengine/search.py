@@ -74,8 +74,9 @@ class Searcher:
         self.evaluation_name = evaluation
         self.evaluate = get_evaluation(evaluation)
         self.connected_leaves = evaluation == "vc-resistance"  # leaves read their H-search
-        # ... and so do interior nodes: their own win-in-one, loss and mustplay
-        self.node_connections = self.connected_leaves and knowledge and node_connections
+        # interior nodes read theirs (win in one, loss, mustplay) with either circuit
+        self.node_connections = knowledge and node_connections and evaluation in (
+            "resistance", "vc-resistance")
         self.connection_cache: dict[int, tuple[float, int, int, int]] = {}
         # "current": Six's and Wolve's order, by the current through each cell in both
         # resistance circuits; "path": cells on the shortest paths first.  "auto" takes the
