@@ -29,6 +29,7 @@ class Settings:
     max_depth: int = 64
     width: int = 6
     root_width: int = 0  # root moves kept past depth 2, best first (0: every one)
+    quiescence: bool = False  # leaves also score the answer that restores a broken bridge
     ordering: str = "auto"
     seed: int = 0
     randomize: bool = False
@@ -55,7 +56,7 @@ class Settings:
             if text not in ORDERINGS:
                 raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
             value = text
-        elif name in ("randomize", "knowledge", "node_connections"):
+        elif name in ("randomize", "knowledge", "node_connections", "quiescence"):
             if text not in ("0", "1", "true", "false"):
                 raise ValueError(f"{name} must be 0 or 1")
             value = text in ("1", "true")
@@ -124,13 +125,14 @@ class Player:
     def searcher(self) -> Searcher:
         s = self.settings
         key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize, s.ordering, s.knowledge,
-               s.refresh_depth, s.node_connections, s.root_width)
+               s.refresh_depth, s.node_connections, s.root_width, s.quiescence)
         if self._searcher is None or key != self._searcher_key:
             self._searcher = Searcher(s.evaluation, s.tt_size, s.width, s.seed, s.randomize,
                                       ordering=s.ordering, knowledge=s.knowledge,
                                       refresh_depth=s.refresh_depth,
                                       node_connections=s.node_connections,
-                                      root_width=s.root_width)
+                                      root_width=s.root_width,
+                                      quiescence=s.quiescence)
             self._searcher_key = key
             self.rng = random.Random(s.seed)
         return self._searcher

@@ -17,7 +17,7 @@ from .board import SIDE_KEY, Board, zobrist_keys
 from .evaluation import get as get_evaluation
 from .evaluation import resistance
 from .evaluation.shortest_path import NO_PATH, path_cells
-from .knowledge import analysis, inferior
+from .knowledge import analysis, inferior, responses
 from .knowledge.threats import LOST, OPEN, WIN_NOW, EdgeThreats
 
 WIN = 100_000
@@ -68,7 +68,7 @@ class Searcher:
                  width: int = 0, seed: Optional[int] = None, randomize: bool = False,
                  use_tt: bool = True, ordering: str = "auto", knowledge: bool = False,
                  refresh_depth: int = 1, node_connections: bool = True,
-                 root_width: int = 0) -> None:
+                 root_width: int = 0, quiescence: bool = False) -> None:
         if ordering not in ORDERINGS:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         self.evaluation_name = evaluation
@@ -90,6 +90,7 @@ class Searcher:
         self.tt_size = tt_size
         self.width = width
         self.root_width = root_width  # root moves kept past depth 2 (0: all of them)
+        self.quiescence = quiescence  # leaves also score the restoring answer to an intrusion
         # knowledge: fill-in, connections and mustplay at the root, the root's edge-to-edge
         # connections checked at every node (hexengine.knowledge)
         self.knowledge = knowledge
@@ -356,8 +357,8 @@ class Searcher:
 
     def _by_current(self, colour: int, moves: list[int], taken: int,
                     allowed: int) -> list[int]:
-        """``moves`` (TT move, killers) then the other empty cells by current, most first.  One resistance solve per position, cached by Zobrist key; its
-        value is cached too, as this position's leaf evaluation."""
+        """``moves`` (TT move, killers) then the other empty cells by current, most first.
+        One resistance solve per position, cached by Zobrist key."""
         key = self.hash ^ (SIDE_KEY if colour else 0)
         ranked = self.rank_cache.get(key)
         if ranked is None:
@@ -388,11 +389,11 @@ class Searcher:
             saved = self._refresh(colour, 1)
             try:
                 if i == 0:
-                    score = -self._negamax(depth - 1, -beta, -alpha, 1 - colour, 1)
+                    score = -self._negamax(depth - 1, -beta, -alpha, 1 - colour, 1, move)
                 else:
-                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1 - colour, 1)
+                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1 - colour, 1, move)
                     if score > alpha:
-                        score = -self._negamax(depth - 1, -beta, -alpha, 1 - colour, 1)
+                        score = -self._negamax(depth - 1, -beta, -alpha, 1 - colour, 1, move)
             finally:
                 stones[colour] ^= bit
                 self.hash ^= zob[move]
@@ -408,7 +409,10 @@ class Searcher:
         self._store(self.hash ^ (SIDE_KEY if colour else 0), depth, best_score, EXACT, best_move)
         return best_score, best_move, scores
 
-    def _negamax(self, depth: int, alpha: float, beta: float, colour: int, ply: int) -> float:
+    def _negamax(self, depth: int, alpha: float, beta: float, colour: int, ply: int,
+                 last: int = -1) -> float:
+        """Negamax value of the current position for ``colour`` to move, ``ply`` deep;
+        ``last`` is the cell of the stone just played (−1 when not known)."""
         self.nodes += 1
         # every node: a node costs 20 us to 50 ms (resistance on 52x52), a check 0.2 us
         self._check_time()
@@ -423,30 +427,21 @@ class Searcher:
             must = geo.mask
         if depth <= 0:
             self._depth_cut = True
-            # leaves repeat through transpositions (the same stones in another order), so
-            # their values are cached by Zobrist key; a slow evaluation is paid once
-            key = self.hash ^ (SIDE_KEY if colour else 0)
-            cache = self.eval_cache
-            value = cache.get(key)
-            if value is None:
-                if len(cache) >= self.eval_cache_size:
-                    cache.clear()
-                if self.links is not None:
-                    value = resistance.evaluate(geo, stones, colour, self.links)
-                elif self.connected_leaves:
-                    # this leaf's own connections: a semi between the mover's edges wins
-                    # in one, a full one between the opponent's has lost
-                    value, own, opp, _ = self._connections(key, colour)
-                    if own:
-                        value = WIN - ply - 1
-                    elif opp == 2:
-                        value = -(WIN - ply - 2)
-                else:
-                    value = self.evaluate(geo, stones, colour)
-                cache[key] = value if abs(value) < WIN_THRESHOLD else (
-                    value + ply if value > 0 else value - ply)
-            elif abs(value) >= WIN_THRESHOLD:  # cached without its ply
-                value = value - ply if value > 0 else value + ply
+            value = self._leaf(colour, ply)
+            if self.quiescence and last >= 0 and abs(value) < WIN_THRESHOLD:
+                # the last stone broke into a bridge or template II of the side to move:
+                # it may also answer by restoring it (the cut is not yet made)
+                reply = responses.restoring_reply(geo, stones, colour, last)
+                if reply >= 0:
+                    stones[colour] |= 1 << reply
+                    self.hash ^= self.zobrist[colour][reply]
+                    try:
+                        restored = -self._leaf(1 - colour, ply + 1)
+                    finally:
+                        stones[colour] ^= 1 << reply
+                        self.hash ^= self.zobrist[colour][reply]
+                    if restored > value:
+                        value = restored
             return value
         d_own, own_cells = path_cells(geo, stones, colour)
         if d_own == 1:
@@ -503,12 +498,12 @@ class Searcher:
             saved = self._refresh(colour, ply + 1) if refresh else None
             try:
                 if first:
-                    score = -self._negamax(child, -beta, -alpha, other, ply + 1)
+                    score = -self._negamax(child, -beta, -alpha, other, ply + 1, move)
                     first = False
                 else:
-                    score = -self._negamax(child, -alpha - 1, -alpha, other, ply + 1)
+                    score = -self._negamax(child, -alpha - 1, -alpha, other, ply + 1, move)
                     if alpha < score < beta:
-                        score = -self._negamax(child, -beta, -alpha, other, ply + 1)
+                        score = -self._negamax(child, -beta, -alpha, other, ply + 1, move)
             finally:
                 stones[colour] ^= bit
                 self.hash ^= zob[move]
@@ -534,6 +529,36 @@ class Searcher:
             stored -= ply
         self._store(key, depth, stored, flag, best_move)
         return best
+
+    def _leaf(self, colour: int, ply: int) -> float:
+        """The static value of the current position for ``colour`` to move, ``ply`` deep.
+        Leaves repeat through transpositions (the same stones in another order), so their
+        values are cached by Zobrist key; a slow evaluation is paid once."""
+        geo = self.geo
+        stones = self.stones
+        key = self.hash ^ (SIDE_KEY if colour else 0)
+        cache = self.eval_cache
+        value = cache.get(key)
+        if value is None:
+            if len(cache) >= self.eval_cache_size:
+                cache.clear()
+            if self.links is not None:
+                value = resistance.evaluate(geo, stones, colour, self.links)
+            elif self.connected_leaves:
+                # this leaf's own connections: a semi between the mover's edges wins
+                # in one, a full one between the opponent's has lost
+                value, own, opp, _ = self._connections(key, colour)
+                if own:
+                    value = WIN - ply - 1
+                elif opp == 2:
+                    value = -(WIN - ply - 2)
+            else:
+                value = self.evaluate(geo, stones, colour)
+            cache[key] = value if abs(value) < WIN_THRESHOLD else (
+                value + ply if value > 0 else value - ply)
+        elif abs(value) >= WIN_THRESHOLD:  # cached without its ply
+            value = value - ply if value > 0 else value + ply
+        return value
 
     def _connections(self, key: int, colour: int) -> tuple[float, int, int, int]:
         """What the node ``key`` with ``colour`` to move knows, as Wolve's nodes do: its
