@@ -47,10 +47,12 @@ LIMITS = [
     vc.Limits(max_fulls=2, max_semis=3, max_ors=3, or_candidates=4, and_fulls=2, work=3000),
     vc.Limits(templates=False, stop_at_win=True),
     vc.Limits(max_ors=1, work=500),
+    vc.Limits(empty_pairs=True, max_fulls=6, max_semis=12, work=20_000),
 ]
 
 
-@pytest.mark.parametrize("limits", LIMITS, ids=["default", "tight", "no-templates", "no-or"])
+@pytest.mark.parametrize("limits", LIMITS, ids=["default", "tight", "no-templates", "no-or",
+                                                "empty-pairs"])
 def test_compiled_build_equals_python_build(limits):
     rng = random.Random(hash(limits) & 0xFFFF)
     for _ in range(60):

@@ -53,9 +53,10 @@ _MASK64 = (1 << 64) - 1
 # carriers are always named as a row of C, never as a view, and calls pass just these three.
 (ST_SLOTS, ST_EVENTS, ST_HEAP, ST_BUDGET, ST_WON, ST_COMPLETE, ST_OVERFLOW, _ST_FREE,
  L_FULLS, L_SEMIS, L_ORS, L_CANDIDATES, L_AND, L_WORK, L_STOP_AT_WIN, L_TEMPLATES,
+ L_EMPTY_PAIRS,
  N_NODES, N_CELLS, N_SLOTS, N_EVENTS, N_FB, N_SB,
  I_SLOT, I_PLIST, I_PLEN, I_PA, I_PB, I_FN, I_FLEN, I_SK, I_SN, I_SLEN, I_EVA, I_EVB, I_EVN,
- I_HEAP, I_STACK, I_ORSTACK, C_FC, C_SC, C_EV, C_T, S_SIZE) = range(43)
+ I_HEAP, I_STACK, I_ORSTACK, C_FC, C_SC, C_EV, C_T, S_SIZE) = range(44)
 # rows of the scratch block of C (from S[C_T])
 (R_INTER, R_UNION, R_I2, R_U2, R_ZERO, R_TPL, R_ENDBIT, R_MIDBIT, R_CAR, R_NEW, R_GNB, R_OWN,
  R_OPP, R_EMPTY, R_START, R_GOAL) = range(16)
@@ -524,7 +525,7 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, group_of, is
                 if z == end:
                     continue
                 if z < mi and is_group[z] == 0:
-                    if end_empty:
+                    if end_empty and not S[L_EMPTY_PAIRS]:
                         continue  # no derived empty-empty connections
                     if _has(C, car, z):
                         continue
@@ -630,9 +631,10 @@ class Workspace:
         ors = max(1, limits.max_ors)
         stack = ors * (cand + 1) + 2
         S = self.S = np.zeros(S_SIZE, np.int64)
-        S[L_FULLS:L_TEMPLATES + 1] = (limits.max_fulls, limits.max_semis, ors, cand,
-                                      limits.and_fulls, limits.work, int(limits.stop_at_win),
-                                      int(limits.templates))
+        S[L_FULLS:L_EMPTY_PAIRS + 1] = (limits.max_fulls, limits.max_semis, ors, cand,
+                                        limits.and_fulls, limits.work,
+                                        int(limits.stop_at_win), int(limits.templates),
+                                        int(limits.empty_pairs))
         S[N_NODES], S[N_CELLS], S[N_SLOTS], S[N_EVENTS], S[N_FB], S[N_SB] = (
             nn, mi, s, e, fb, sb)
         at = 0

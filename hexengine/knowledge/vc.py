@@ -66,6 +66,7 @@ class Limits:
     work: int = 150_000  # combination attempts per build; past it the build stops (sound)
     stop_at_win: bool = False  # stop as soon as an edge-to-edge VC is found
     templates: bool = True  # edge templates as base connections
+    empty_pairs: bool = False  # derive connections between two empty cells too (Benzene)
 
 
 DEFAULT_LIMITS = Limits()
@@ -395,7 +396,7 @@ class _Builder:
                         continue
                     z_empty = z >= 0 and z not in groups
                     if z_empty:
-                        if end_empty:
+                        if end_empty and not lim.empty_pairs:
                             continue  # no derived empty-empty connections
                         if carrier >> z & 1:
                             continue
