@@ -246,6 +246,8 @@ class Searcher:
         self.threat_cache.clear()  # refreshed threats inherit from this root
         self._threatened = False  # self.threats has carriers to check at each node
         self._refresh_plies = 0  # plies below the root that rebuild the mover's connections
+        # interior nodes build their own connections where the compiled H-search runs
+        self._node_knowledge = self.node_connections and resistance.hsearch.usable(board.geo)
         self._depth_cut = False  # a leaf was scored statically in this iteration
         self._width_cut = False  # a node's moves were cut to the width in this iteration
 
@@ -467,7 +469,7 @@ class Searcher:
                     elif self.width:
                         self._width_cut = True
                     return e_score
-        if self.node_connections:
+        if self._node_knowledge:
             # this node's own connections, as at a leaf (and usually cached from when it was
             # one): a semi between the mover's edges wins, and only the mustplay is searched
             _, own, opp, node_must = self._connections(key, colour)
@@ -571,9 +573,9 @@ class Searcher:
             if len(cache) >= self.eval_cache_size:
                 cache.clear()
             geo = self.geo
-            if self.knowledge:
+            if self.knowledge and resistance.hsearch.usable(geo):
                 filled, _ = inferior.fill_in(geo, self.stones)
-            else:
+            else:  # no connections to read: the plain circuit, as cheap as it comes
                 filled = self.stones
             value, own, opp, must = resistance.connected(geo, filled, colour)
             if must and self.knowledge and not (own or opp == 2):
