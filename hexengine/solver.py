@@ -405,8 +405,7 @@ class Solver:
     def _mid(self, colour: int, thpn: int, thdn: int, root: bool = True):
         """Search until pn >= thpn or dn >= thdn; returns (pn, dn, proof)."""
         self.nodes += 1
-        if not self.nodes & 15:
-            self._check()
+        self._check()  # every node: one expansion (a wide H-search) costs far more
         start_nodes = self.nodes
         key, flip = self._key(colour)
         cached = self.expansions.get(key)
@@ -608,7 +607,7 @@ class VCKnowledge(SimpleKnowledge):
         self.own_semis = own_semis
         self.fill = fill
         self.prune = prune
-        self.limits = limits
+        self.limits = limits if limits is not None or vc is None else vc.WIDE_LIMITS
 
     def expand(self, geo: Geometry, stones: list[int], colour: int):
         status, proof, best, children, just = super().expand(geo, stones, colour)

@@ -359,7 +359,8 @@ def test_mustplay_of_a_bridge_chain_with_one_gap():
     assert vc.build(geo, after, WHITE).edge_full() is None
 
 
-def test_found_carriers_are_real_on_a_crowded_board():
+@pytest.mark.parametrize("limits", [vc.DEFAULT_LIMITS, vc.WIDE_LIMITS], ids=["default", "wide"])
+def test_found_carriers_are_real_on_a_crowded_board(limits):
     rng = random.Random(7)
     geo = geometry(6, 6)
     checked = 0
@@ -370,7 +371,7 @@ def test_found_carriers_are_real_on_a_crowded_board():
         for i, cell in enumerate(cs[:12]):
             stones[i % 2] |= 1 << cell
         for colour in (BLACK, WHITE):
-            conns = vc.build(geo, stones, colour)
+            conns = vc.build(geo, stones, colour, limits)
             checked += check_all_fulls(geo, stones, colour, conns, max_cells=9)
     assert checked > 100
 
@@ -393,11 +394,11 @@ def _random_positions(size, count, stones_range, seed):
     return out
 
 
-def _exhaustive_check(positions):
+def _exhaustive_check(positions, limits=None):
     stats = {"vc": 0, "mustplay": 0}
     memo = {}  # positions of one size share it: a key is the whole position
     for geo, stones in positions:
-        conns = [vc.build(geo, stones, c) for c in (BLACK, WHITE)]
+        conns = [vc.build(geo, stones, c, limits) for c in (BLACK, WHITE)]
         empty = geo.mask & ~(stones[0] | stones[1])
         for colour in (BLACK, WHITE):
             full = conns[colour].edge_full()
@@ -421,14 +422,32 @@ def _exhaustive_check(positions):
     return stats
 
 
-def test_randomized_4x4_edge_vc_and_mustplay_against_exhaustive_solve():
-    stats = _exhaustive_check(_random_positions(4, 100, (1, 8), seed=1))
+@pytest.mark.parametrize("limits", [vc.DEFAULT_LIMITS, vc.WIDE_LIMITS], ids=["default", "wide"])
+def test_randomized_4x4_edge_vc_and_mustplay_against_exhaustive_solve(limits):
+    stats = _exhaustive_check(_random_positions(4, 100, (1, 8), seed=1), limits)
     assert stats["vc"] > 20 and stats["mustplay"] > 20, stats
 
 
-def test_randomized_5x5_edge_vc_and_mustplay_against_exhaustive_solve():
-    stats = _exhaustive_check(_random_positions(5, 30, (9, 14), seed=2))
+@pytest.mark.parametrize("limits", [vc.DEFAULT_LIMITS, vc.WIDE_LIMITS], ids=["default", "wide"])
+def test_randomized_5x5_edge_vc_and_mustplay_against_exhaustive_solve(limits):
+    stats = _exhaustive_check(_random_positions(5, 30, (9, 14), seed=2), limits)
     assert stats["vc"] > 5 and stats["mustplay"] > 5, stats
+
+
+def test_wide_limits_see_more_of_an_open_board():
+    """Connections derived between empty cells reach across open ground: after d3 g4 e6 g6
+    on 9x9 the default build finds one edge-to-edge semi connection for black, the wide one
+    several, and white's mustplay shrinks."""
+    geo = geometry(9, 9)
+    stones = [0, 0]
+    for i, name in enumerate(("d3", "g4", "e6", "g6")):
+        stones[i % 2] |= 1 << geo.parse(name)
+    default = vc.build(geo, stones, BLACK)
+    wide = vc.build(geo, stones, BLACK, vc.WIDE_LIMITS)
+    assert len(default.edge_semis()) == 1
+    assert len(wide.edge_semis()) > 3
+    assert vc.mustplay(geo, stones, WHITE, wide).bit_count() < \
+        vc.mustplay(geo, stones, WHITE, default).bit_count()
 
 
 @pytest.mark.slow

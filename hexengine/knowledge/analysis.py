@@ -69,13 +69,9 @@ def _edge_lists(conns: vc.Connections) -> tuple[list[int], list[tuple[int, int]]
 
 KEEP = 8  # carriers of the parent's lists kept beside a fresh build's
 
-# The root's H-search on boards up to 10x10 derives connections between empty cells too, with
-# Benzene's soft limits (its carriers reach across the open board): 6-7 ms for both colours on
-# 9x9 game positions instead of 0.8, a mustplay of 42 cells on average instead of 49.  On
-# larger boards the work cap cuts it short of the edges, so they keep the default.
-ROOT_LIMITS = vc.Limits(empty_pairs=True, max_fulls=25, max_semis=50, or_candidates=20,
-                        and_fulls=8, work=300_000)
-ROOT_LIMITS_CELLS = 100
+# The root's H-search on boards up to 10x10 is the wide one (vc.WIDE_LIMITS); on larger
+# boards its work cap cuts it short of the edges, so they keep the default.
+WIDE_ROOT_CELLS = 100
 
 
 def refresh_threats(geo: Geometry, stones: list[int], mover: int, threats: EdgeThreats,
@@ -100,7 +96,7 @@ def analyse_root(geo: Geometry, stones: list[int], colour: int,
     decided = not (geo.mask & ~(filled_stones[0] | filled_stones[1])) or any(
         geo.flood(geo.edges[c][0], filled_stones[c]) & geo.edges[c][1] for c in (0, 1))
     started = time.monotonic()
-    limits = ROOT_LIMITS if geo.mask.bit_count() <= ROOT_LIMITS_CELLS else None
+    limits = vc.WIDE_LIMITS if geo.mask.bit_count() <= WIDE_ROOT_CELLS else None
     conns = (vc.build(geo, filled_stones, 0, limits, deadline),
              vc.build(geo, filled_stones, 1, limits, deadline))
     build_seconds = time.monotonic() - started
