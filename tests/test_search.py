@@ -136,23 +136,28 @@ def test_connected_leaves_read_their_own_connections():
         assert resistance.connected(board.geo, board.stones, colour)[1:] == (1, 1, diagonal)
 
 
+def random_open_positions(size: int, count: int, stones: tuple[int, int], seed: int):
+    """``count`` seeded random boards with ``stones`` (a range) stones, those not yet won."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        board = Board(size)
+        cells = list(board.geo.cells)
+        rng.shuffle(cells)
+        for cell in cells[:rng.randrange(*stones)]:
+            board.play(cell)
+        if board.winner() is None:
+            yield board
+
+
 def test_vc_resistance_search_proves_only_true_results():
     """Wins and losses the vc-resistance search reports as proved (its leaves read semi and
     full edge connections as decided) agree with the solver on random 5×5 positions."""
     from hexengine import kernels
     from hexengine.solver import Solver, knowledge_by_name
     kernels.start(wait=True)
-    rng = random.Random(21)
     solver = Solver(knowledge_by_name())
     proved = 0
-    for _ in range(40):
-        board = Board(5)
-        cells = list(board.geo.cells)
-        rng.shuffle(cells)
-        for cell in cells[:rng.randrange(2, 9)]:
-            board.play(cell)
-        if board.winner() is not None:
-            continue
+    for board in random_open_positions(5, 40, (2, 9), seed=21):
         colour = board.to_move
         result = Searcher("vc-resistance", knowledge=True, width=6).search(
             board, colour, None, 3)
@@ -172,17 +177,9 @@ def test_node_knowledge_keeps_the_winner():
     from hexengine import kernels
     from hexengine.solver import Solver, knowledge_by_name
     kernels.start(wait=True)
-    rng = random.Random(5)
     solver = Solver(knowledge_by_name())
     checked = 0
-    for _ in range(80):
-        board = Board(5)
-        cells = list(board.geo.cells)
-        rng.shuffle(cells)
-        for cell in cells[:rng.randrange(1, 4)]:
-            board.play(cell)
-        if board.winner() is not None:
-            continue
+    for board in random_open_positions(5, 80, (1, 4), seed=5):
         colour = board.to_move
         result = Searcher("vc-resistance", knowledge=True, width=0).search(
             board, colour, None, 25)
@@ -226,18 +223,11 @@ def test_root_width_proves_a_loss_only_over_every_move():
     from hexengine import kernels
     from hexengine.solver import Solver, knowledge_by_name
     kernels.start(wait=True)
-    rng = random.Random(8)
     solver = Solver(knowledge_by_name())
     narrowed = 0
-    for _ in range(200):
-        board = Board(5)
-        cells = list(board.geo.cells)
-        rng.shuffle(cells)
-        for cell in cells[:rng.randrange(1, 5)]:
-            board.play(cell)
+    for board in random_open_positions(5, 200, (1, 5), seed=8):
         colour = board.to_move
-        if board.winner() is not None or solver.solve(
-                board.geo, list(board.stones), colour, 30).winner != 1 - colour:
+        if solver.solve(board.geo, list(board.stones), colour, 30).winner != 1 - colour:
             continue
         iterations = []
         result = Searcher("vc-resistance", knowledge=True, width=0, root_width=1).search(
