@@ -36,7 +36,7 @@ class Settings:
     tt_size: int = 1_000_000
     knowledge: bool = True  # fill-in, connections and mustplay (hexengine.knowledge)
     refresh_depth: int = 1  # plies below the root whose nodes rebuild the mover's connections
-    node_connections: bool = True  # vc-resistance: interior nodes read their own H-search
+    node_connections: bool = True  # interior nodes read their own H-search (resistance evals)
     solver_time: float = 60.0
 
     def set(self, name: str, text: str) -> None:

@@ -136,6 +136,14 @@ def test_connected_leaves_read_their_own_connections():
         assert resistance.connected(board.geo, board.stones, colour)[1:] == (1, 1, diagonal)
 
 
+@pytest.fixture
+def solver():
+    """The DFPN solver with the engine's knowledge (the compiled kernels are loaded once
+    per session by conftest), as referee of the search's proved results."""
+    from hexengine.solver import Solver, knowledge_by_name
+    return Solver(knowledge_by_name())
+
+
 def random_open_positions(size: int, count: int, stones: tuple[int, int], seed: int):
     """``count`` seeded random boards with ``stones`` (a range) stones, those not yet won."""
     rng = random.Random(seed)
@@ -149,13 +157,9 @@ def random_open_positions(size: int, count: int, stones: tuple[int, int], seed: 
             yield board
 
 
-def test_vc_resistance_search_proves_only_true_results():
+def test_vc_resistance_search_proves_only_true_results(solver):
     """Wins and losses the vc-resistance search reports as proved (its leaves read semi and
     full edge connections as decided) agree with the solver on random 5×5 positions."""
-    from hexengine import kernels
-    from hexengine.solver import Solver, knowledge_by_name
-    kernels.start(wait=True)
-    solver = Solver(knowledge_by_name())
     proved = 0
     for board in random_open_positions(5, 40, (2, 9), seed=21):
         colour = board.to_move
@@ -169,15 +173,11 @@ def test_vc_resistance_search_proves_only_true_results():
     assert proved >= 10
 
 
-def test_node_knowledge_keeps_the_winner():
+def test_node_knowledge_keeps_the_winner(solver):
     """Interior nodes of the vc-resistance search work on their filled-in board and search
     only their own mustplay minus vulnerable cells: searched to the end at full width, the
     result is still the true winner (random 5×5 openings, the solver as referee), and the
     move chosen in a won position wins."""
-    from hexengine import kernels
-    from hexengine.solver import Solver, knowledge_by_name
-    kernels.start(wait=True)
-    solver = Solver(knowledge_by_name())
     checked = 0
     for board in random_open_positions(5, 80, (1, 4), seed=5):
         colour = board.to_move
@@ -199,8 +199,6 @@ def test_node_knowledge_keeps_the_winner():
 def test_root_width_narrows_the_root_after_depth_two():
     """With ``root_width`` every root move is searched to depth 2; the deeper iterations
     keep the best ``root_width`` of them by their depth-2 scores, best first."""
-    from hexengine import kernels
-    kernels.start(wait=True)
     board = Board(9)
     for move in ("e5", "d6"):
         board.play(board.parse_move(move))
@@ -215,15 +213,11 @@ def test_root_width_narrows_the_root_after_depth_two():
     assert set(iterations[2].scores) == kept and set(iterations[3].scores) == kept
 
 
-def test_root_width_proves_a_loss_only_over_every_move():
+def test_root_width_proves_a_loss_only_over_every_move(solver):
     """A lost position searched with a root width of 1: when the one move kept turns out
     lost, the moves set aside are searched again, and the loss is reported as proved only
     by an iteration over every root move (random 5×5 positions the solver proves lost for
     the side to move)."""
-    from hexengine import kernels
-    from hexengine.solver import Solver, knowledge_by_name
-    kernels.start(wait=True)
-    solver = Solver(knowledge_by_name())
     narrowed = 0
     for board in random_open_positions(5, 200, (1, 5), seed=8):
         colour = board.to_move

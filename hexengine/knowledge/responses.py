@@ -21,22 +21,21 @@ def _intrusions(geo: Geometry) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     cell of: when ``owner`` (−1: either colour) has every stone of the ``stones`` mask and
     ``other`` is empty, playing ``other`` restores it."""
     table: list[list[tuple[int, int, int]]] = [[] for _ in range(geo.max_index)]
-    bridges, templates = vc._tables(geo)
-    for x, y, carrier in bridges:
+
+    def add(owner: int, ends: int, carrier: int) -> None:  # either cell answers the other
         a = (carrier & -carrier).bit_length() - 1
         b = carrier.bit_length() - 1
-        ends = (1 << x) | (1 << y)
-        table[a].append((-1, ends, b))
-        table[b].append((-1, ends, a))
+        table[a].append((owner, ends, b))
+        table[b].append((owner, ends, a))
+
+    bridges, templates = vc._tables(geo)
+    for x, y, carrier in bridges:
+        add(-1, (1 << x) | (1 << y), carrier)
     for colour in (0, 1):
         for edge in geo.edges[colour]:
             for anchor, carrier in templates[edge]:
-                if carrier.bit_count() != 2:  # template II only: the others need more
-                    continue
-                a = (carrier & -carrier).bit_length() - 1
-                b = carrier.bit_length() - 1
-                table[a].append((colour, 1 << anchor, b))
-                table[b].append((colour, 1 << anchor, a))
+                if carrier.bit_count() == 2:  # template II only: the others need more
+                    add(colour, 1 << anchor, carrier)
     return tuple(tuple(entries) for entries in table)
 
 
