@@ -179,6 +179,7 @@ class Engine:
         self.clock.reset()
         self.last = None
         self.player.reset()
+        self.player.prepare(self.board.geo)
 
     def _move_name(self, move: int) -> str:
         return self.board.move_name(move)

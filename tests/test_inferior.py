@@ -27,6 +27,14 @@ class Solver:
     def __init__(self, geo):
         self.geo = geo
         self.memo = {}
+        # centre first: winning moves are found sooner there (same answers, fewer positions)
+        mid_c, mid_r = geo.width - 1, geo.height - 1
+
+        def dist(cell):
+            c, r = geo.coords(cell)
+            dc, dr = 2 * c - mid_c, 2 * r - mid_r
+            return max(abs(dc), abs(dr), abs(dc + dr))
+        self.order = sorted(geo.cells, key=dist)
 
     def connected(self, bits, colour):
         start, goal = self.geo.edges[colour]
@@ -39,7 +47,7 @@ class Solver:
         if hit is not None:
             return hit
         empty = self.geo.mask & ~(black | white)
-        moves = [1 << c for c in self.geo.iter_bits(empty)]
+        moves = [1 << c for c in self.order if empty >> c & 1]
         own = black if mover == BLACK else white
         result = any(self.connected(own | m, mover) for m in moves)
         if not result:

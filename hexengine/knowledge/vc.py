@@ -255,6 +255,13 @@ class _Builder:
         self.deadline = deadline  # time.monotonic() at which the build stops where it is
         self.won = False
 
+    def out_of_time(self) -> bool:
+        """Past the deadline: the build is marked incomplete (what it holds stays sound)."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.c.complete = False
+            return True
+        return False
+
     # --- adding ---------------------------------------------------------------------------
     def add_full(self, a: int, b: int, carrier: int) -> None:
         if a == b:
@@ -429,12 +436,14 @@ def build(geo: Geometry, stones, colour: int, limits: Optional[Limits] = None,
         return hsearch.CompiledConnections(geo, stones, colour, lim)
     conns = Connections(geo, stones, colour)
     b = _Builder(conns, lim, deadline)
-    _add_base(b, conns)
-    b.run()
+    if _add_base(b, conns):
+        b.run()
     return conns
 
 
-def _add_base(b: _Builder, conns: Connections) -> None:
+def _add_base(b: _Builder, conns: Connections) -> bool:
+    """Adjacencies, bridges and edge templates; False when the deadline cut it short
+    (checked between groups and rows of cells: a 52x52 board's base takes 0.2 s)."""
     geo = conns.geo
     colour = conns.colour
     opp = conns.stones[1 - colour]
@@ -449,7 +458,14 @@ def _add_base(b: _Builder, conns: Connections) -> None:
             add(gid, EDGE_GOAL, 0)
         for e in geo.iter_bits(geo.dilate(g) & empty):
             add(gid, e, 0)
+        if b.out_of_time():
+            return False
+    row = -1
     for e in geo.iter_bits(empty):
+        if e // geo.stride != row:
+            row = e // geo.stride
+            if b.out_of_time():
+                return False
         if start >> e & 1:
             add(e, EDGE_START, 0)
         if goal >> e & 1:
@@ -464,13 +480,16 @@ def _add_base(b: _Builder, conns: Connections) -> None:
         if carrier & empty != carrier or (blocked >> x) & 1 or (blocked >> y) & 1:
             continue
         add(node(x), node(y), carrier)
+    if b.out_of_time():
+        return False
     if not b.lim.templates:
-        return
+        return True
     for edge, edge_node in ((start, EDGE_START), (goal, EDGE_GOAL)):
         for anchor, carrier in templates[edge]:
             if (blocked >> anchor) & 1 or carrier & blocked:
                 continue
             add(node(anchor), edge_node, carrier & empty)
+    return not b.out_of_time()
 
 
 def mustplay(geo: Geometry, stones, colour: int,
