@@ -326,3 +326,25 @@ def test_engines_with_benzene_dialect_get_commands_they_accept(tmp_path):
     # each refused once, then never sent again
     assert log.count("boardsize 4 4") == 1
     assert sum(1 for line in log if line.startswith("time_left") and line.endswith(" 1")) == 1
+
+
+def test_by_opening_script_lists_the_openings_an_engine_drops_first(tmp_path):
+    """``scripts/by_opening.py`` on hand-made records: with a3 ours loses as black where the
+    opponent wins, with c3 both win as black; a3 comes first, and the totals add up."""
+    def game(opening, black, white, winner_colour):
+        return {"black": black, "white": white, "opening": [opening],
+                "winner_colour": winner_colour, "moves": []}
+    records = [game("c3", "ours", "wolve", "black"), game("c3", "wolve", "ours", "black"),
+               game("a3", "ours", "wolve", "white"), game("a3", "wolve", "ours", "black"),
+               game("a3", "ours", "other", "black")]
+    path = tmp_path / "results.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    script = os.path.join(ROOT, "scripts", "by_opening.py")
+    out = subprocess.run([sys.executable, script, str(path), "--engine", "ours"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| ") and "/" in line]
+    assert rows == ["| a3 | 1/2 | 1/1 |", "| c3 | 1/1 | 1/1 |", "| all | 2/3 | 2/2 |"]
+    missing = subprocess.run([sys.executable, script, str(path), "--engine", "nobody"],
+                             capture_output=True, text=True, timeout=60)
+    assert missing.returncode != 0 and "no game of 'nobody'" in missing.stderr
