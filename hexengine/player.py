@@ -31,6 +31,7 @@ class Settings:
     width: int = 6
     root_width: int = 0  # root moves kept past depth 2, best first (0: every one)
     quiescence: bool = False  # leaves also score the answer that restores a broken bridge
+    root_links: bool = True  # nodes' circuits also carry the root's full connections
     ordering: str = "auto"
     seed: int = 0
     randomize: bool = False
@@ -57,7 +58,7 @@ class Settings:
             if text not in ORDERINGS:
                 raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
             value = text
-        elif name in ("randomize", "knowledge", "node_connections", "quiescence"):
+        elif kinds[name] in ("bool", bool):  # every switch, so a new one cannot be missed
             if text not in ("0", "1", "true", "false"):
                 raise ValueError(f"{name} must be 0 or 1")
             value = text in ("1", "true")
@@ -126,14 +127,15 @@ class Player:
     def searcher(self) -> Searcher:
         s = self.settings
         key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize, s.ordering, s.knowledge,
-               s.refresh_depth, s.node_connections, s.root_width, s.quiescence)
+               s.refresh_depth, s.node_connections, s.root_width, s.quiescence, s.root_links)
         if self._searcher is None or key != self._searcher_key:
             self._searcher = Searcher(s.evaluation, s.tt_size, s.width, s.seed, s.randomize,
                                       ordering=s.ordering, knowledge=s.knowledge,
                                       refresh_depth=s.refresh_depth,
                                       node_connections=s.node_connections,
                                       root_width=s.root_width,
-                                      quiescence=s.quiescence)
+                                      quiescence=s.quiescence,
+                                      root_links=s.root_links)
             self._searcher_key = key
             self.rng = random.Random(s.seed)
         return self._searcher

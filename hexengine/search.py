@@ -68,7 +68,8 @@ class Searcher:
                  width: int = 0, seed: Optional[int] = None, randomize: bool = False,
                  use_tt: bool = True, ordering: str = "auto", knowledge: bool = False,
                  refresh_depth: int = 1, node_connections: bool = True,
-                 root_width: int = 0, quiescence: bool = False) -> None:
+                 root_width: int = 0, quiescence: bool = False,
+                 root_links: bool = False) -> None:
         if ordering not in ORDERINGS:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         self.evaluation_name = evaluation
@@ -78,6 +79,9 @@ class Searcher:
         self.node_connections = knowledge and node_connections and evaluation in (
             "resistance", "vc-resistance")
         self.connection_cache: dict[int, tuple[float, int, int, int]] = {}
+        # nodes' circuits also carry the root's (wide) full connections whose carriers hold
+        self.root_links = root_links
+        self.node_links: Optional[resistance.Links] = None
         # "current": Six's and Wolve's order, by the current through each cell in both
         # resistance circuits; "path": cells on the shortest paths first.  "auto" takes the
         # current when the evaluation is resistance, whose solve it shares.
@@ -151,6 +155,10 @@ class Searcher:
                     self.links = resistance.prepare_links(geo, info.links())
                     self.eval_cache.clear()  # values under other roots' wires
                     self.rank_cache.clear()
+                elif self.root_links and self._node_knowledge:
+                    self.node_links = resistance.prepare_links(geo, info.links())
+                    self.connection_cache.clear()  # values under other roots' wires
+                    self.eval_cache.clear()
                 d_own, own_cells = path_cells(geo, stones, colour)
         self._threatened = any(self.threats.full) or any(self.threats.semi)
         root_moves = self._ordered_moves(colour, 0, -1, d_own, own_cells, allowed)
@@ -243,6 +251,10 @@ class Searcher:
         self.threats = EdgeThreats.empty()
         self.root_info = None
         self.links: Optional[resistance.Links] = None
+        if self.node_links is not None:
+            self.node_links = None
+            self.connection_cache.clear()
+            self.eval_cache.clear()
         self.threat_cache.clear()  # refreshed threats inherit from this root
         self._threatened = False  # self.threats has carriers to check at each node
         self._refresh_plies = 0  # plies below the root that rebuild the mover's connections
@@ -566,7 +578,8 @@ class Searcher:
         """What the node ``key`` with ``colour`` to move knows, as Wolve's nodes do: its
         dead and captured cells filled in, then ``resistance.connected`` on that board,
         with the vulnerable cells taken out of its mustplay.  Cached by Zobrist key for the
-        whole game (a position's knowledge does not depend on the root)."""
+        whole game (a position's knowledge does not depend on the root), or for one search
+        when the root's wires join its circuit (``root_links``)."""
         cache = self.connection_cache
         entry = cache.get(key)
         if entry is None:
@@ -577,7 +590,7 @@ class Searcher:
                 filled, _ = inferior.fill_in(geo, self.stones)
             else:  # no connections to read: the plain circuit, as cheap as it comes
                 filled = self.stones
-            value, own, opp, must = resistance.connected(geo, filled, colour)
+            value, own, opp, must = resistance.connected(geo, filled, colour, self.node_links)
             if must and self.knowledge and not (own or opp == 2):
                 must = must & ~inferior.prunable(geo, filled, colour) or must
             entry = cache[key] = (value, own, opp, must)

@@ -314,3 +314,52 @@ def test_astar_distance_matches_the_layered_distance():
             assert astar.distance(board.geo, board.stones, colour) == expected
             cut_off += expected == NO_PATH
     assert cut_off > 100  # the blocked case was really exercised
+
+
+def test_root_wires_count_at_a_node_only_while_their_carriers_hold():
+    """``resistance.connected`` with the root's full connections as extra wires (the
+    search's ``root_links``): the verdicts and the mustplay are the node's own, unchanged;
+    the value changes where a wire the node's own build lacks still holds; and once an
+    opponent stone lies in every root wire's carrier, the value is the node's own again."""
+    from hexengine import kernels
+    from hexengine.evaluation import resistance as res
+    from hexengine.knowledge import analysis
+    kernels.start(wait=True)
+    rng = random.Random(23)
+    changed = broken = 0
+    while changed < 5 or broken < 5:
+        board = Board(9)
+        cells = list(board.geo.cells)
+        rng.shuffle(cells)
+        for cell in cells[:rng.randint(6, 20)]:
+            board.play(cell)
+        if board.winner() is not None:
+            continue
+        colour = board.to_move
+        info = analysis.analyse_root(board.geo, board.stones, colour, None)
+        if info.decided:
+            continue
+        stones = info.stones
+        extra = res.prepare_links(board.geo, info.links())
+        own = res.connected(board.geo, stones, colour)
+        wired = res.connected(board.geo, stones, colour, extra)
+        assert wired[1:] == own[1:]
+        if own[1] or own[2] == 2:
+            continue
+        if wired[0] != pytest.approx(own[0], abs=1e-9):
+            changed += 1
+            # an opponent stone in each carrier (of either colour's wires) breaks them all
+            after = list(stones)
+            for wire_colour, wires in enumerate(info.links()):
+                for _, _, carrier in wires:
+                    if not carrier & after[1 - wire_colour]:
+                        free = carrier & ~(after[0] | after[1])
+                        if free:
+                            after[1 - wire_colour] |= free & -free
+            if any(board.geo.flood(board.geo.edges[c][0], after[c]) & board.geo.edges[c][1]
+                   for c in (BLACK, WHITE)):
+                continue
+            plain = res.connected(board.geo, after, colour)
+            assert res.connected(board.geo, after, colour, extra)[0] == pytest.approx(
+                plain[0], abs=1e-9)
+            broken += 1

@@ -515,6 +515,7 @@ BAD_COMMANDS = [
     ("param_hexengine root_width wide", ["root_width"]),
     ("param_hexengine quiescence 2", ["quiescence"]),
     ("param_hexengine node_connections yes", ["node_connections"]),
+    ("param_hexengine root_links 2", ["root_links"]),
     ("param_hexengine swap_style sideways", ["swap_style"]),
     ("param_hexengine bogus 1", ["bogus"]),
     ("hexengine-evaluate q", ["colour"]),

@@ -173,16 +173,20 @@ def test_vc_resistance_search_proves_only_true_results(solver):
     assert proved >= 10
 
 
-def test_node_knowledge_keeps_the_winner(solver):
+@pytest.mark.parametrize("root_links", [False, True])
+def test_node_knowledge_keeps_the_winner(solver, root_links):
     """Interior nodes of the vc-resistance search work on their filled-in board and search
     only their own mustplay minus vulnerable cells: searched to the end at full width, the
     result is still the true winner (random 5×5 openings, the solver as referee), and the
-    move chosen in a won position wins."""
+    move chosen in a won position wins; also with the root's wires in every node's circuit
+    (``root_links``), which change values, never verdicts."""
     checked = 0
     for board in random_open_positions(5, 80, (1, 4), seed=5):
         colour = board.to_move
-        result = Searcher("vc-resistance", knowledge=True, width=0).search(
-            board, colour, None, 25)
+        searcher = Searcher("vc-resistance", knowledge=True, width=0, root_links=root_links)
+        result = searcher.search(board, colour, None, 25)
+        if root_links and not searcher.root_info.decided:
+            assert searcher.node_links is not None
         if result.depth == 0:  # one root move left by the root's knowledge: not searched
             continue
         assert result.proved

@@ -332,14 +332,17 @@ def _positions(geo: Geometry) -> np.ndarray:
 _NO_CARRIERS = np.zeros(0, dtype=np.int64)
 
 
-def connected(geo: Geometry, stones: list, colour: int) -> tuple[float, int, int, int]:
+def connected(geo: Geometry, stones: list, colour: int,
+              extra: Optional[Links] = None) -> tuple[float, int, int, int]:
     """``evaluate_connected``'s score, what joins each colour's edges in the same H-search
     (2 a full connection, 1 a semi, 0 neither) and the mustplay: (score, colour's,
     opponent's, the empty cells ``colour`` must play in).  The mustplay is the intersection
     of the opponent's edge-to-edge semi carriers (every empty cell when it has none, none
     when it has a full connection).  The search reads a node from it: a semi connection for
     the side to move is a win in one, a full one for the opponent a loss, and only the
-    mustplay's cells are worth searching."""
+    mustplay's cells are worth searching.  ``extra`` wires (the root's connections, each
+    while no opponent stone lies in its carrier) join the circuits beside the position's
+    own."""
     empty = geo.mask & ~(stones[0] | stones[1])
     if not (circuit.ready() and hsearch.usable(geo)):
         return evaluate(geo, stones, colour), 0, 0, empty
@@ -350,8 +353,19 @@ def connected(geo: Geometry, stones: list, colour: int) -> tuple[float, int, int
     must = 0 if opp == 2 else empty & threats[1 - colour]
     if own == 2 or opp == 2:  # decided: a full connection between a colour's edges
         return (CLAMP if own == 2 else -CLAMP), own, opp, must
+    if extra is not None:
+        links = _joined(extra, links)
     r_own, r_opp = _solve_compiled(geo, stones, colour, False, links, REACH, EDGE_REACH)
     return _score(r_own, r_opp), own, opp, must
+
+
+def _joined(first: Links, second: Links) -> Links:
+    """One set of compiled wires: ``first``'s, then ``second``'s (carrier-free)."""
+    rows_a, off_a, idx_a = first.compiled
+    rows_b, off_b, _ = second.compiled
+    rows = np.concatenate((rows_a, rows_b))
+    off = np.concatenate((off_a, np.full(rows_b.shape[0], off_a[-1], dtype=np.int64)))
+    return Links(None, None, (rows, off, idx_a))
 
 
 def fresh_links(geo: Geometry, stones: list, edges: Optional[list] = None,
