@@ -136,7 +136,11 @@ def default_table(sizes: list[int], count: int, seconds: float) -> None:
     for size in sizes:
         depths, nodes, nps = [], [], []
         for board in positions(size, count, fill=0.1):
-            searcher = Searcher(s.evaluation, width=s.width, knowledge=s.knowledge)
+            searcher = Searcher(s.evaluation, width=s.width, knowledge=s.knowledge,
+                                refresh_depth=s.refresh_depth,
+                                node_connections=s.node_connections,
+                                root_width=s.root_width, quiescence=s.quiescence,
+                                root_links=s.root_links)
             result = searcher.search(board, board.to_move, time.monotonic() + seconds)
             depths.append(result.depth)
             nodes.append(result.nodes)
