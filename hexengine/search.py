@@ -155,7 +155,8 @@ class Searcher:
                     self.links = resistance.prepare_links(geo, info.links())
                     self.eval_cache.clear()  # values under other roots' wires
                     self.rank_cache.clear()
-                elif self.root_links and self._node_knowledge:
+                elif self.root_links and self._node_knowledge and analysis.wide_root(geo):
+                    # (only a wide root build knows what the nodes' default builds miss)
                     self.node_links = resistance.prepare_links(geo, info.links())
                     self.connection_cache.clear()  # values under other roots' wires
                     self.eval_cache.clear()

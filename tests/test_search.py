@@ -236,3 +236,18 @@ def test_root_width_proves_a_loss_only_over_every_move(solver):
         assert result.score < 0 and result.proved
         assert len(iterations[-1].scores) == len(iterations[0].scores)
     assert narrowed >= 8
+
+
+def test_root_links_only_where_the_root_build_is_the_wide_one():
+    """The root's wires join the nodes' circuits only on boards whose root H-search is the
+    wide one (up to 10x10): on larger boards the root builds what every node builds."""
+    for size, wired in ((9, True), (11, False)):
+        board = Board(size)
+        for move in ("c3", "e5", "f4"):
+            board.play(board.parse_move(move))
+        searcher = Searcher("vc-resistance", knowledge=True, width=4, root_links=True)
+        searcher.search(board, board.to_move, None, 2)
+        assert (searcher.node_links is not None) == wired, size
+        plain = Searcher("vc-resistance", knowledge=True, width=4, root_links=False)
+        plain.search(board, board.to_move, None, 2)
+        assert plain.node_links is None

@@ -74,6 +74,11 @@ KEEP = 8  # carriers of the parent's lists kept beside a fresh build's
 WIDE_ROOT_CELLS = 100
 
 
+def wide_root(geo: Geometry) -> bool:
+    """Whether the root's H-search on this board is the wide one (``WIDE_ROOT_CELLS``)."""
+    return geo.mask.bit_count() <= WIDE_ROOT_CELLS
+
+
 def refresh_threats(geo: Geometry, stones: list[int], mover: int, threats: EdgeThreats,
                     deadline: Optional[float] = None) -> EdgeThreats:
     """``threats`` with ``mover``'s edge-to-edge carriers built afresh for ``stones`` (the
@@ -96,7 +101,7 @@ def analyse_root(geo: Geometry, stones: list[int], colour: int,
     decided = not (geo.mask & ~(filled_stones[0] | filled_stones[1])) or any(
         geo.flood(geo.edges[c][0], filled_stones[c]) & geo.edges[c][1] for c in (0, 1))
     started = time.monotonic()
-    limits = vc.WIDE_LIMITS if geo.mask.bit_count() <= WIDE_ROOT_CELLS else None
+    limits = vc.WIDE_LIMITS if wide_root(geo) else None
     conns = (vc.build(geo, filled_stones, 0, limits, deadline),
              vc.build(geo, filled_stones, 1, limits, deadline))
     build_seconds = time.monotonic() - started
