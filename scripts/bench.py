@@ -125,9 +125,10 @@ def default_table(sizes: list[int], count: int, seconds: float) -> None:
     """Markdown rows: what the default player's search (knowledge, width, resistance) does
     with ``seconds`` per position: depth reached and nodes/s, median over the positions."""
     import statistics
-    from hexengine.player import Settings
+    from hexengine.player import Player, Settings
 
     s = Settings()
+    player = Player(s)
     print(f"the default search (knowledge, width {s.width}, {s.evaluation}) with {seconds:g} s "
           "per position, 10 % of the cells filled (an opening; at 30 % random boards are "
           "mostly decided by connections at the root), median:\n")
@@ -136,11 +137,8 @@ def default_table(sizes: list[int], count: int, seconds: float) -> None:
     for size in sizes:
         depths, nodes, nps = [], [], []
         for board in positions(size, count, fill=0.1):
-            searcher = Searcher(s.evaluation, width=s.width, knowledge=s.knowledge,
-                                refresh_depth=s.refresh_depth,
-                                node_connections=s.node_connections,
-                                root_width=s.root_width, quiescence=s.quiescence,
-                                root_links=s.root_links)
+            player.reset()  # a fresh search (no TT from the last position), as a new game
+            searcher = player.searcher()  # the engine's own, with every switch of Settings
             result = searcher.search(board, board.to_move, time.monotonic() + seconds)
             depths.append(result.depth)
             nodes.append(result.nodes)

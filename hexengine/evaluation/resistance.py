@@ -362,7 +362,7 @@ def connected(geo: Geometry, stones: list, colour: int,
 def _joined(first: Links, second: Links) -> Links:
     """One set of compiled wires: ``first``'s, then ``second``'s (carrier-free)."""
     rows_a, off_a, idx_a = first.compiled
-    rows_b, off_b, _ = second.compiled
+    rows_b = second.compiled[0]
     rows = np.concatenate((rows_a, rows_b))
     off = np.concatenate((off_a, np.full(rows_b.shape[0], off_a[-1], dtype=np.int64)))
     return Links(None, None, (rows, off, idx_a))
