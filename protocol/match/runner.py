@@ -11,9 +11,11 @@ import itertools
 import json
 import os
 import queue
+import signal
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, NoReturn, Optional
+from typing import Callable, Iterator, NoReturn, Optional
 
 from . import stats
 from .controller import EngineProcess, start_engine
@@ -207,17 +209,34 @@ class ResultStore:
         with open(os.path.join(self.out_dir, result.sgf), "w", encoding="utf-8") as f:
             f.write(result.sgf_text(r.width, r.height))
         line = json.dumps(result.to_json(), separators=(",", ":")) + "\n"
-        with self._lock:
+        # a Ctrl-C or kill between the line and the memory would leave the summary (written
+        # from memory) a game short of results.jsonl: memory first, signals held meanwhile
+        with self._lock, _signals_held():
+            self.results[result.game] = result
             with open(self.path, "a", encoding="utf-8") as f:
                 f.write(line)
                 f.flush()
                 os.fsync(f.fileno())
-            self.results[result.game] = result
         return True
 
     def all(self) -> list[GameResult]:
         with self._lock:
             return [self.results[k] for k in sorted(self.results)]
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block is done (where the platform can hold them;
+    only the main thread receives them, and the cluster runner records games there)."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def sprt_state(config: MatchConfig, results: list[GameResult]) -> Optional[tuple]:
