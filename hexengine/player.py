@@ -29,6 +29,7 @@ class Settings:
     max_time: float = 10.0
     max_depth: int = 64
     width: int = 6
+    ply_widths: str = "none"  # widths of plies 1, 2, ... below the root ("10,8"); then width
     root_width: int = 0  # root moves kept past depth 2, best first (0: every one)
     quiescence: bool = False  # leaves also score the answer that restores a broken bridge
     root_links: bool = True  # nodes' circuits also carry the root's full connections
@@ -40,6 +41,7 @@ class Settings:
     refresh_depth: int = 1  # plies below the root whose nodes rebuild the mover's connections
     node_connections: bool = True  # interior nodes read their own H-search (resistance evals)
     solver_time: float = 60.0
+    wire: float = resistance.STRONG  # conductance of a virtual connection from a stone
 
     def set(self, name: str, text: str) -> None:
         """Set one setting from its text form; ValueError says what was wrong."""
@@ -62,6 +64,23 @@ class Settings:
             if text not in ("0", "1", "true", "false"):
                 raise ValueError(f"{name} must be 0 or 1")
             value = text in ("1", "true")
+        elif name == "ply_widths":
+            parts = [] if text == "none" else [p for p in text.split(",") if p.strip()]
+            try:
+                numbers = [int(p) for p in parts]
+            except ValueError:
+                raise ValueError(f"ply_widths must be integers separated by commas, not "
+                                 f"{text!r}") from None
+            if any(n < 0 for n in numbers):
+                raise ValueError("ply_widths must be at least 0")
+            value = ",".join(str(n) for n in numbers) or "none"
+        elif name == "wire":
+            try:
+                value = float(text)
+            except ValueError:
+                raise ValueError(f"wire must be a number, not {text!r}") from None
+            if not 0 <= value <= 1000:
+                raise ValueError("wire must be between 0 and 1000")
         elif name in ("max_time", "solver_time"):
             try:
                 value = float(text)
@@ -78,6 +97,11 @@ class Settings:
             if value < low:
                 raise ValueError(f"{name} must be at least {low}")
         setattr(self, name, value)
+
+    def widths_below_root(self) -> tuple[int, ...]:
+        """``ply_widths`` as numbers: the widths of plies 1, 2, ... (() when "none")."""
+        return () if self.ply_widths == "none" else tuple(
+            int(w) for w in self.ply_widths.split(","))
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(type, name, value) triples in HexGui's parameter-list form."""
@@ -127,7 +151,8 @@ class Player:
     def searcher(self) -> Searcher:
         s = self.settings
         key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize, s.ordering, s.knowledge,
-               s.refresh_depth, s.node_connections, s.root_width, s.quiescence, s.root_links)
+               s.refresh_depth, s.node_connections, s.root_width, s.quiescence, s.root_links,
+               s.wire, s.ply_widths)
         if self._searcher is None or key != self._searcher_key:
             self._searcher = Searcher(s.evaluation, s.tt_size, s.width, s.seed, s.randomize,
                                       ordering=s.ordering, knowledge=s.knowledge,
@@ -135,7 +160,8 @@ class Player:
                                       node_connections=s.node_connections,
                                       root_width=s.root_width,
                                       quiescence=s.quiescence,
-                                      root_links=s.root_links)
+                                      root_links=s.root_links,
+                                      ply_widths=s.widths_below_root())
             self._searcher_key = key
             self.rng = random.Random(s.seed)
         return self._searcher
@@ -188,5 +214,6 @@ class Player:
             self.prepare(board.geo)
             kernels.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()),
                          "circuit" if s.evaluation == "resistance" else "")
+        resistance.set_wire(s.wire)
         return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
                                       on_iteration, solved.losing if solved else 0)

@@ -69,7 +69,7 @@ class Searcher:
                  use_tt: bool = True, ordering: str = "auto", knowledge: bool = False,
                  refresh_depth: int = 1, node_connections: bool = True,
                  root_width: int = 0, quiescence: bool = False,
-                 root_links: bool = False) -> None:
+                 root_links: bool = False, ply_widths: tuple[int, ...] = ()) -> None:
         if ordering not in ORDERINGS:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         self.evaluation_name = evaluation
@@ -93,6 +93,7 @@ class Searcher:
         self.rank_cache: dict[int, list[int]] = {}  # Zobrist key -> cells by current
         self.tt_size = tt_size
         self.width = width
+        self.ply_widths = tuple(ply_widths)  # the widths of plies 1, 2, ... (then ``width``)
         self.root_width = root_width  # root moves kept past depth 2 (0: all of them)
         self.quiescence = quiescence  # leaves also score the restoring answer to an intrusion
         # knowledge: fill-in, connections and mustplay at the root, the root's edge-to-edge
@@ -364,7 +365,12 @@ class Searcher:
 
     def _cut_to_width(self, moves: list[int], ply: int) -> list[int]:
         """The first moves up to the width of this ply; the root is never cut."""
-        width = self.width if ply else 0
+        if not ply:
+            width = 0
+        elif ply <= len(self.ply_widths):
+            width = self.ply_widths[ply - 1]
+        else:
+            width = self.width
         if width and len(moves) > width:
             del moves[width:]
             self._width_cut = True
@@ -479,7 +485,7 @@ class Searcher:
                     # the stored value may rest on static leaves or on a width cut
                     if abs(e_score) < WIN_THRESHOLD:
                         self._depth_cut = True
-                    elif self.width:
+                    elif self.width or any(self.ply_widths):
                         self._width_cut = True
                     return e_score
         if self._node_knowledge:

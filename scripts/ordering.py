@@ -32,21 +32,26 @@ from hexengine.evaluation import resistance  # noqa: E402
 TOPS = (1, 3, 6, 10)
 
 
-def positions(paths: list[str], engine: str, min_seconds: float):
-    """(board, colour to move, the engine's move) for each thought-out move of ENGINE."""
+def games_of(paths: list[str], engine: str):
+    """The records (results.jsonl lines) of the games ENGINE played."""
     for path in paths:
         with open(path) as f:
             for line in f:
                 game = json.loads(line)
-                if engine not in (game["black"], game["white"]):
-                    continue
-                width, height = (int(x) for x in game["size"].split("x"))
-                board = Board(width, height)
-                for i, m in enumerate(game["moves"]):
-                    move = board.parse_move(m["move"])
-                    if m["by"] == engine and m.get("seconds", 0.0) >= min_seconds:
-                        yield board.copy(), i % 2, move
-                    board.play(move)
+                if engine in (game["black"], game["white"]):
+                    yield game
+
+
+def positions(paths: list[str], engine: str, min_seconds: float):
+    """(board, colour to move, the engine's move) for each thought-out move of ENGINE."""
+    for game in games_of(paths, engine):
+        width, height = (int(x) for x in game["size"].split("x"))
+        board = Board(width, height)
+        for i, m in enumerate(game["moves"]):
+            move = board.parse_move(m["move"])
+            if m["by"] == engine and m.get("seconds", 0.0) >= min_seconds:
+                yield board.copy(), i % 2, move
+            board.play(move)
 
 
 def shares(ranks: list[int]) -> str:

@@ -1,6 +1,7 @@
 """Evaluations on known and random positions: distances against an independent Dijkstra,
 colour symmetry, and sane signs."""
 import heapq
+import itertools
 import math
 import random
 
@@ -217,6 +218,28 @@ def test_resistance_sparse_solve_agrees_with_dense(monkeypatch):
     assert sparse == pytest.approx(dense, abs=1e-6)
 
 
+def test_wire_sets_what_a_virtual_connection_conducts():
+    """``wire`` is the conductance of a stone's virtual connections: black's bridge from a
+    second-row stone to another stone conducts less at wire 1 than at the default, so black's
+    resistance rises; a position with no virtual connection of black's keeps its value."""
+    from hexengine import kernels
+    from hexengine.evaluation import resistance as res
+    kernels.start(wait=True)
+    bridged, plain = Board(7), Board(7)
+    for board, moves in ((bridged, ("d2", "e3")), (plain, ("d4", "a7"))):
+        for move in moves:
+            board.play(board.parse_move(move), BLACK)
+    values = {}
+    for wire in (res.STRONG, 1.0):
+        res.set_wire(wire)
+        try:
+            values[wire] = [res.resistance(b.geo, b.stones, BLACK) for b in (bridged, plain)]
+        finally:
+            res.set_wire(res.STRONG)
+    assert values[1.0][0] > values[res.STRONG][0] * 1.05
+    assert values[1.0][1] == pytest.approx(values[res.STRONG][1])
+
+
 def test_compiled_circuit_agrees_with_numpy():
     """The compiled band solver (with far wires by Woodbury) solves the same circuit as the
     numpy one: resistances and per-cell currents, with and without the root's wires."""
@@ -242,17 +265,21 @@ def test_compiled_circuit_agrees_with_numpy():
                 rows = links.compiled[0]
                 far_wires += int(np.sum((rows[:, 2] >= 0)
                                         & (np.abs(rows[:, 1] - rows[:, 2]) > 2 * size - 1)))
-            for wires in (None, links):
-                for first in (BLACK, WHITE):
+            for wire, wires, first in itertools.product((res.STRONG, 5.0, 0.0), (None, links),
+                                                        (BLACK, WHITE)):
+                res.set_wire(wire)
+                try:
                     compiled = res._resistances(board.geo, board.stones, first, True, wires)
                     with circuit.numpy_only():
                         plain = res._resistances(board.geo, board.stones, first, True, wires)
-                    for a, b in zip(compiled[:2], plain[:2]):
-                        if math.isinf(a) or math.isinf(b) or a > 1e6:  # cut off
-                            assert b > 1e6 and a > 1e6
-                        else:
-                            assert a == pytest.approx(b, rel=1e-9)
-                    assert compiled[2] == pytest.approx(plain[2], abs=1e-8)
+                finally:
+                    res.set_wire(res.STRONG)
+                for a, b in zip(compiled[:2], plain[:2]):
+                    if math.isinf(a) or math.isinf(b) or a > 1e6:  # cut off
+                        assert b > 1e6 and a > 1e6
+                    else:
+                        assert a == pytest.approx(b, rel=1e-9)
+                assert compiled[2] == pytest.approx(plain[2], abs=1e-8)
     assert far_wires > 0  # the Woodbury update was exercised
 
 

@@ -150,16 +150,19 @@ def test_resume_after_kill_keeps_finished_games(tmp_path):
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_ctrl_c_loses_no_finished_game(tmp_path, stop):
-    proc = _start_background(tmp_path, 40)
+    # 400 games (forty 5x5 games take about 3 s): a loaded machine that looks late at the
+    # file must still find the match running when the signal goes
+    proc = _start_background(tmp_path, 400)
     _wait_for_lines(tmp_path / "results.jsonl", 2, proc)
+    assert proc.poll() is None, "the match ended before it could be interrupted"
     proc.send_signal(stop)
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130, err
     games = results(tmp_path)
-    assert 2 <= len(games) < 40
+    assert 2 <= len(games) < 400
     for r in games:
         assert (tmp_path / r.sgf).exists()
-    assert f"{len(games)} of 40 games" in (tmp_path / "summary.md").read_text()
+    assert f"{len(games)} of 400 games" in (tmp_path / "summary.md").read_text()
     assert "resume" in err
 
 

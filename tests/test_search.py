@@ -200,6 +200,28 @@ def test_node_knowledge_keeps_the_winner(solver, root_links):
     assert checked >= 30
 
 
+def test_ply_widths_cut_each_ply_to_its_own_width():
+    """``ply_widths`` gives plies 1, 2, ... their own width, ``width`` the deeper ones, and
+    the root keeps every move: searched to depth 3, no node at ply 1 looks at more than 2
+    moves, none at ply 2 at more than 5, and each width is reached somewhere."""
+    board = Board(9)
+    for move in ("e5", "d6"):
+        board.play(board.parse_move(move))
+    searcher = Searcher("vc-resistance", knowledge=True, width=5, ply_widths=(2,))
+    seen: dict[int, int] = {}
+    cut = searcher._cut_to_width
+
+    def spy(moves, ply):
+        kept = cut(moves, ply)
+        seen[ply] = max(seen.get(ply, 0), len(kept))
+        return kept
+
+    searcher._cut_to_width = spy
+    result = searcher.search(board, board.to_move, None, 3)
+    assert result.depth == 3
+    assert seen[0] > 40 and seen[1] == 2 and seen[2] == 5
+
+
 def test_root_width_narrows_the_root_after_depth_two():
     """With ``root_width`` every root move is searched to depth 2; the deeper iterations
     keep the best ``root_width`` of them by their depth-2 scores, best first."""

@@ -106,7 +106,7 @@ def _carrier_free(state, theirs, off, idx, j):
     return True
 
 
-def solve(raw_b, raw_w, cells, first, reach, edge_reach, strong, flows, pairs, bridges,
+def solve(raw_b, raw_w, cells, first, reach, edge_reach, strong, wire, flows, pairs, bridges,
           rows, tpl, deep, deep_off, deep_idx, links, link_off, link_idx, bw, out, energy):
     """Both colours' circuits: ``out[0]`` the resistance of ``first``, ``out[1]`` of its
     opponent (inf when cut off); with ``flows`` the per-cell current is added to ``energy``.
@@ -164,7 +164,7 @@ def solve(raw_b, raw_w, cells, first, reach, edge_reach, strong, flows, pairs, b
                 sa = state[a]
                 sb = state[b]
                 if sa == mine and sb == mine:
-                    g = strong
+                    g = wire
                 elif (sa == mine and sb == 0) or (sa == 0 and sb == mine):
                     g = reach
             g_bridge[p] = g
@@ -185,26 +185,28 @@ def solve(raw_b, raw_w, cells, first, reach, edge_reach, strong, flows, pairs, b
                 cell = tpl[t, 1]
                 if state[tpl[t, 2]] == 0 and state[tpl[t, 3]] == 0:
                     if state[cell] == mine:
-                        to_edge[cell] += strong
+                        to_edge[cell] += wire
                     elif state[cell] == 0:
                         to_edge[cell] += edge_reach
             for t in range(deep.shape[0]):
                 if deep[t, 0] == tag and state[deep[t, 1]] == mine and _carrier_free(
                         state, theirs, deep_off, deep_idx, t):
-                    to_edge[deep[t, 1]] += strong
+                    to_edge[deep[t, 1]] += wire
         n_far = 0
         for t in range(links.shape[0]):
+            if wire <= 0.0:
+                break
             if links[t, 0] != colour or not _carrier_free(state, theirs, link_off, link_idx, t):
                 continue
             a = links[t, 1]
             b = links[t, 2]
             if b == -1:
-                g_src[a] += strong
+                g_src[a] += wire
             elif b == -2:
-                g_goal[a] += strong
+                g_goal[a] += wire
             else:
                 if abs(a - b) <= bw:
-                    _add_link(band, a, b, strong)
+                    _add_link(band, a, b, wire)
                 else:  # outside the band: added by the Woodbury identity below
                     far_a[n_far] = a
                     far_b[n_far] = b
@@ -220,7 +222,7 @@ def solve(raw_b, raw_w, cells, first, reach, edge_reach, strong, flows, pairs, b
             v[i] = g_src[i]
         _band_solve(band, n, bw, v)
         if n_far:
-            # A' = A + U C Uᵀ with u_f = e_a - e_b, C = strong: v' = v - Z S⁻¹ Uᵀ v,
+            # A' = A + U C Uᵀ with u_f = e_a - e_b, C = wire: v' = v - Z S⁻¹ Uᵀ v,
             # Z = A⁻¹ U, S = C⁻¹ + Uᵀ Z
             z = np.zeros((n_far, n))
             for f in range(n_far):
@@ -231,7 +233,7 @@ def solve(raw_b, raw_w, cells, first, reach, edge_reach, strong, flows, pairs, b
             for f in range(n_far):
                 for h in range(n_far):
                     s[f, h] = z[h, far_a[f]] - z[h, far_b[f]]
-                s[f, f] += 1.0 / strong
+                s[f, f] += 1.0 / wire
                 s[f, n_far] = v[far_a[f]] - v[far_b[f]]
             for col in range(n_far):  # Gaussian elimination (S is positive definite)
                 piv = s[col, col]

@@ -9,8 +9,8 @@ many parallel, short ways to connect make a low resistance.
 
 Virtual connections are strong links too, which is what makes this evaluation sharp: two own
 stones with both cells of a bridge between them empty, and an own stone on the second row
-whose two edge cells are empty (the edge template), are joined with conductance STRONG, as if
-they touched.  Overlapping carriers are not checked: it is an evaluation, not a proof.
+whose two edge cells are empty (the edge template), are joined with conductance WIRE (STRONG
+by default, as if they touched; ``set_wire``).  Overlapping carriers are not checked: it is an evaluation, not a proof.
 
 The Laplacian is symmetric positive definite (a cell held by the opponent becomes an identity
 row), so it is solved by Cholesky (LAPACK ``dposv`` from scipy), about twice as fast as
@@ -38,6 +38,8 @@ STRONG = 50.0  # own–own and virtual-connection conductance: groups act as sin
 REACH = 5.0  # a stone's bridge to an empty cell: a virtual link, weaker than a wire (its
 # carrier may be shared with other links, which the circuit cannot see)
 EDGE_REACH = STRONG  # an empty second-row cell's template to its edge
+WIRE = STRONG  # a virtual connection from an own stone: a bridge to another stone, an edge
+# template, an H-search full connection (set per search: ``set_wire``)
 # The move order reads the currents of a plainer circuit: with virtual links to empty cells
 # as weak as a plain neighbour, the current concentrates where the fight is.  Measured on
 # 354 positions of Wolve's games (scripts/ordering.py): its move is among our first 6 cells
@@ -183,6 +185,12 @@ def _compiled_tables(geo: Geometry) -> tuple:
             np.array(members, dtype=np.int64), span)
 
 
+def set_wire(conductance: float) -> None:
+    """The conductance of every virtual connection from an own stone (``WIRE``)."""
+    global WIRE
+    WIRE = float(conductance)
+
+
 def prepare(geo: Geometry) -> None:
     """Build this board size's tables now (they are cached; 0.2 s at 52x52)."""
     _compiled_tables(geo)
@@ -198,7 +206,7 @@ def _solve_compiled(geo: Geometry, stones: list, first: int, flows: bool,
     lk, lk_off, lk_idx = _NO_LINKS if links is None else links.compiled
     out = np.empty(2)
     energy = np.zeros(cells.shape[0]) if flows else _NO_ENERGY  # written only with flows
-    circuit.solve(raw_b, raw_w, cells, first, reach, edge_reach, STRONG, flows, pairs,
+    circuit.solve(raw_b, raw_w, cells, first, reach, edge_reach, STRONG, WIRE, flows, pairs,
                   bridges, rows, tpl, deep, deep_off, deep_idx, lk, lk_off, lk_idx, span, out,
                   energy)
     if flows:
@@ -225,7 +233,7 @@ def _resistances(geo: Geometry, stones: list, first: int, flows: bool = False,
     wa, wb = w[:, ia], w[:, ib]
     g = np.maximum(wa, wb) * ((wa * wb) > 0)
     g += (STRONG - 2.0) * (own[:, ia] * own[:, ib])
-    gb = (STRONG * own[:, ba] * own[:, bb] + reach * (own[:, ba] * empty[bb]
+    gb = (WIRE * own[:, ba] * own[:, bb] + reach * (own[:, ba] * empty[bb]
           + empty[ba] * own[:, bb])) * (empty[c1] * empty[c2])
     out = []
     energy = np.zeros(n) if flows else None
@@ -245,24 +253,24 @@ def _resistances(geo: Geometry, stones: list, first: int, flows: bool = False,
         ok = own[k]
         to_edge = empty + STRONG * ok  # an own stone on its edge is joined to it
         g_src = start * to_edge
-        g_src[s_cell] += (STRONG * ok[s_cell] + edge_reach * empty[s_cell]) * empty[s1] \
+        g_src[s_cell] += (WIRE * ok[s_cell] + edge_reach * empty[s_cell]) * empty[s1] \
             * empty[s2]
         g_goal = goal * to_edge
-        g_goal[t_cell] += (STRONG * ok[t_cell] + edge_reach * empty[t_cell]) * empty[t1] \
+        g_goal[t_cell] += (WIRE * ok[t_cell] + edge_reach * empty[t_cell]) * empty[t1] \
             * empty[t2]
         # own stones on the 3rd and 4th rows join their edge through the ziggurat and
         # template IV-a while no opponent stone is in the carrier
         theirs = own[1 - k]
         if s_anchor.size:
             held = ok[s_anchor] * (s_carrier @ theirs == 0)
-            g_src += np.bincount(s_anchor, STRONG * held, n)
+            g_src += np.bincount(s_anchor, WIRE * held, n)
         if t_anchor.size:
             held = ok[t_anchor] * (t_carrier @ theirs == 0)
-            g_goal += np.bincount(t_anchor, STRONG * held, n)
+            g_goal += np.bincount(t_anchor, WIRE * held, n)
         extra = None
         if links is not None and links.carriers[colour].shape[0]:
             la, lb = links.ends[colour]
-            live = STRONG * (links.carriers[colour] @ theirs == 0)
+            live = WIRE * (links.carriers[colour] @ theirs == 0)
             g_src += np.bincount(la, live * (lb == -1), n)
             g_goal += np.bincount(la, live * (lb == -2), n)
             inner = lb >= 0
