@@ -10,7 +10,8 @@ many parallel, short ways to connect make a low resistance.
 Virtual connections are strong links too, which is what makes this evaluation sharp: two own
 stones with both cells of a bridge between them empty, and an own stone on the second row
 whose two edge cells are empty (the edge template), are joined with conductance WIRE (STRONG
-by default, as if they touched; ``set_wire``).  Overlapping carriers are not checked: it is an evaluation, not a proof.
+by default, as if they touched; ``set_wire``).  Overlapping carriers are not checked: it is
+an evaluation, not a proof.
 
 The Laplacian is symmetric positive definite (a cell held by the opponent becomes an identity
 row), so it is solved by Cholesky (LAPACK ``dposv`` from scipy), about twice as fast as
