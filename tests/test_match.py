@@ -116,13 +116,18 @@ def _start_background(out, games: int) -> subprocess.Popen:
 
 
 def _wait_for_lines(path, count: int, proc: subprocess.Popen, limit: float = 60) -> None:
+    """Until ``count`` games are in ``path`` and the match still runs (to be interrupted)."""
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         if os.path.exists(path):
             with open(path, encoding="utf-8") as f:
-                if sum(1 for _ in f) >= count:
-                    return
+                enough = sum(1 for _ in f) >= count
+        else:
+            enough = False
+        # checked after the file: a match that ended meanwhile is never taken for running
         assert proc.poll() is None, "the match ended before it could be interrupted"
+        if enough:
+            return
         time.sleep(0.05)
     raise AssertionError(f"fewer than {count} games in {limit} s")
 
@@ -154,7 +159,6 @@ def test_ctrl_c_loses_no_finished_game(tmp_path, stop):
     # file must still find the match running when the signal goes
     proc = _start_background(tmp_path, 400)
     _wait_for_lines(tmp_path / "results.jsonl", 2, proc)
-    assert proc.poll() is None, "the match ended before it could be interrupted"
     proc.send_signal(stop)
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130, err
