@@ -16,9 +16,11 @@ from .board import Board
 from .geometry import Geometry
 from .evaluation import DEFAULT_EVALUATION, EVALUATIONS, resistance
 from .search import ORDERINGS, WIN, Searcher, SearchResult, minimax_root
-from .solver import Solver, knowledge_by_name, solve_for_move
+from .solver import EARLY_STONES, Solver, knowledge_by_name, solve_for_move
 
 ALGORITHMS = ("alphabeta", "minimax", "random")
+_NUMBER_RANGES = {"wire": (0.0, 1000.0), "tempo": (0.0, resistance.CLAMP)}  # settings that
+# take any number in a range
 
 
 @dataclass
@@ -41,7 +43,10 @@ class Settings:
     refresh_depth: int = 1  # plies below the root whose nodes rebuild the mover's connections
     node_connections: bool = True  # interior nodes read their own H-search (resistance evals)
     solver_time: float = 60.0
+    solver_from: int = EARLY_STONES  # stones on the board (up to 9x9) before genmove tries
+    # the solver with a share of its budget
     wire: float = resistance.STRONG  # conductance of a virtual connection from a stone
+    tempo: float = 0.0  # added to a leaf's static value for the side to move
 
     def set(self, name: str, text: str) -> None:
         """Set one setting from its text form; ValueError says what was wrong."""
@@ -74,13 +79,14 @@ class Settings:
             if any(n < 0 for n in numbers):
                 raise ValueError("ply_widths must be at least 0")
             value = ",".join(str(n) for n in numbers) or "none"
-        elif name == "wire":
+        elif name in _NUMBER_RANGES:
             try:
                 value = float(text)
             except ValueError:
-                raise ValueError(f"wire must be a number, not {text!r}") from None
-            if not 0 <= value <= 1000:
-                raise ValueError("wire must be between 0 and 1000")
+                raise ValueError(f"{name} must be a number, not {text!r}") from None
+            low, high = _NUMBER_RANGES[name]
+            if not low <= value <= high:
+                raise ValueError(f"{name} must be between {low:g} and {high:g}")
         elif name in ("max_time", "solver_time"):
             try:
                 value = float(text)
@@ -93,7 +99,8 @@ class Settings:
                 value = int(text)
             except ValueError:
                 raise ValueError(f"{name} must be an integer, not {text!r}") from None
-            low = 0 if name in ("width", "root_width", "seed", "refresh_depth") else 1
+            low = 0 if name in ("width", "root_width", "seed", "refresh_depth",
+                                "solver_from") else 1
             if value < low:
                 raise ValueError(f"{name} must be at least {low}")
         setattr(self, name, value)
@@ -152,7 +159,7 @@ class Player:
         s = self.settings
         key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize, s.ordering, s.knowledge,
                s.refresh_depth, s.node_connections, s.root_width, s.quiescence, s.root_links,
-               s.wire, s.ply_widths)
+               s.wire, s.ply_widths, s.tempo)
         if self._searcher is None or key != self._searcher_key:
             self._searcher = Searcher(s.evaluation, s.tt_size, s.width, s.seed, s.randomize,
                                       ordering=s.ordering, knowledge=s.knowledge,
@@ -161,7 +168,7 @@ class Player:
                                       root_width=s.root_width,
                                       quiescence=s.quiescence,
                                       root_links=s.root_links,
-                                      ply_widths=s.widths_below_root())
+                                      ply_widths=s.widths_below_root(), tempo=s.tempo)
             self._searcher_key = key
             self.rng = random.Random(s.seed)
         return self._searcher
@@ -199,7 +206,8 @@ class Player:
             return SearchResult(known, WIN - board.empty.bit_count(), 0, 0,
                                 time.monotonic() - started, [known], proved=True)
         solved = None if s.max_depth < 64 or not s.knowledge else solve_for_move(
-            self.solver(), board.geo, board.stones, colour, seconds, stop)
+            self.solver(), board.geo, board.stones, colour, seconds, stop,
+            early_stones=s.solver_from)
         if solved is not None and (solved.winner == colour or solved.searched):
             # (a loss seen at sight has no stubborn move: the search picks one inside the
             # opponent's connection by its evaluation)

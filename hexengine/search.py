@@ -69,7 +69,8 @@ class Searcher:
                  use_tt: bool = True, ordering: str = "auto", knowledge: bool = False,
                  refresh_depth: int = 1, node_connections: bool = True,
                  root_width: int = 0, quiescence: bool = False,
-                 root_links: bool = False, ply_widths: tuple[int, ...] = ()) -> None:
+                 root_links: bool = False, ply_widths: tuple[int, ...] = (),
+                 tempo: float = 0.0) -> None:
         if ordering not in ORDERINGS:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         self.evaluation_name = evaluation
@@ -96,6 +97,11 @@ class Searcher:
         self.ply_widths = tuple(ply_widths)  # the widths of plies 1, 2, ... (then ``width``)
         self.root_width = root_width  # root moves kept past depth 2 (0: all of them)
         self.quiescence = quiescence  # leaves also score the restoring answer to an intrusion
+        # the move's worth, added to a leaf's static value for the side to move: without it
+        # a leaf's value swings with its ply's parity by more than the gaps between moves,
+        # and leaves of both parities meet (forced replies searched without depth, table
+        # entries from deeper or shallower iterations)
+        self.tempo = tempo
         # knowledge: fill-in, connections and mustplay at the root, the root's edge-to-edge
         # connections checked at every node (hexengine.knowledge)
         self.knowledge = knowledge
@@ -579,6 +585,8 @@ class Searcher:
                 value + ply if value > 0 else value - ply)
         elif abs(value) >= WIN_THRESHOLD:  # cached without its ply
             value = value - ply if value > 0 else value + ply
+        if abs(value) < WIN_THRESHOLD:
+            value += self.tempo
         return value
 
     def _connections(self, key: int, colour: int) -> tuple[float, int, int, int]:

@@ -722,10 +722,10 @@ EARLY_STONES = 8
 
 def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int,
                    seconds: float, stop: Optional[threading.Event] = None,
-                   progress: Optional[Callable[[dict], None]] = None
-                   ) -> Optional[SolveResult]:
+                   progress: Optional[Callable[[dict], None]] = None,
+                   early_stones: int = EARLY_STONES) -> Optional[SolveResult]:
     """``genmove``'s first step: when few enough cells are empty (or the board is small),
-    give the solver a share of the budget.  None when it was not tried; otherwise the
+    give the solver a share of the budget (up to 9x9: from ``early_stones`` stones on).  None when it was not tried; otherwise the
     result, solved (a win to play, or a loss the search should answer as best it can) or
     not (``winner`` None; ``losing`` still names the moves it proved to lose)."""
     empty = geo.mask & ~(stones[0] | stones[1])
@@ -739,7 +739,7 @@ def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int
     if seconds <= 0:
         return None
     if early:
-        if cells - count < EARLY_STONES:
+        if cells - count < early_stones:
             return None
     elif not small:
         if count > SOLVE_EMPTY_CELLS:

@@ -86,3 +86,28 @@ def test_search_sees_a_connection_the_board_does_not_show():
     result = Searcher("resistance", knowledge=True).search(board, 1,
                                                            deadline=time.monotonic() + 1)
     assert result.score <= -WIN_THRESHOLD
+
+
+def test_solver_from_sets_when_genmove_first_asks_the_solver():
+    """On 9x9 ``genmove`` gives the solver a share of its budget from ``solver_from``
+    stones on: eight stones are enough at the default (8), not at 9."""
+    from hexengine.player import Player, Settings
+    board = Board(9)
+    for move in ("e5", "d6", "c7", "f4", "g3", "b8", "h2", "a9"):
+        board.play(board.parse_move(move))
+    calls = {}
+    for start in (8, 9):
+        settings = Settings()
+        settings.set("solver_from", str(start))
+        player = Player(settings)
+        solver = player.solver()
+        real = solver.solve
+
+        def spy(*args, _start=start, _real=real, **kwargs):
+            calls[_start] = calls.get(_start, 0) + 1
+            return _real(*args, **kwargs)
+
+        solver.solve = spy
+        result = player.genmove(board, board.to_move, 0.4)
+        assert board.empty >> result.move & 1
+    assert calls == {8: 1}

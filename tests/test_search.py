@@ -273,3 +273,22 @@ def test_root_links_only_where_the_root_build_is_the_wide_one():
         plain = Searcher("vc-resistance", knowledge=True, width=4, root_links=False)
         plain.search(board, board.to_move, None, 2)
         assert plain.node_links is None
+
+
+def test_tempo_is_added_to_every_static_leaf_for_the_side_to_move():
+    """``tempo`` is the move's worth: a static leaf gains it for the side to move, so one
+    ply deeper (the opponent to move at the leaves) the root's value loses it; a proved
+    result is not shifted."""
+    board = Board(9)
+    for move in ("e5", "d6"):
+        board.play(board.parse_move(move))
+    plain = Searcher("vc-resistance", knowledge=True)
+    tempo = Searcher("vc-resistance", knowledge=True, tempo=0.5)
+    colour = board.to_move
+    assert tempo.value(board, colour, 0) == pytest.approx(plain.value(board, colour, 0) + 0.5)
+    assert tempo.value(board, colour, 1) == pytest.approx(plain.value(board, colour, 1) - 0.5)
+    won = Board(3)
+    for move in ("b1", "a3", "b2", "c1"):  # black to move joins b2 to its far edge at b3
+        won.play(won.parse_move(move))
+    assert plain.value(won, won.to_move, 0) >= WIN_THRESHOLD
+    assert tempo.value(won, won.to_move, 0) == plain.value(won, won.to_move, 0)
