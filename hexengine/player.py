@@ -46,7 +46,7 @@ class Settings:
     solver_from: int = EARLY_STONES  # stones on the board (up to 9x9) before genmove tries
     # the solver with a share of its budget
     wire: float = resistance.STRONG  # conductance of a virtual connection from a stone
-    tempo: float = 0.0  # added to a leaf's static value for the side to move
+    tempo: float = 0.5  # added to a leaf's static value for the side to move (README, Strength)
 
     def set(self, name: str, text: str) -> None:
         """Set one setting from its text form; ValueError says what was wrong."""

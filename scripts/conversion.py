@@ -13,12 +13,13 @@ position after its move: a win kept, a win thrown away, or not solved in ``--lim
 Positions the search itself proves are left out (nothing to choose there).
 
     python scripts/conversion.py collect matches/a/results.jsonl --limit 1.5 --out solved.jsonl
-    python scripts/conversion.py judge solved.jsonl --max-ply 24 --seconds 0.3 --set tempo=0.5
+    python scripts/conversion.py judge solved.jsonl --max-ply 24 --sample 500 --set tempo=0.5
 """
 from __future__ import annotations
 
 import json
 import os
+import random
 import sys
 import time
 
@@ -81,9 +82,12 @@ def collect(results: tuple[str, ...], limit: float, first: int, out: str) -> Non
               help="Our thinking time per position.")
 @click.option("--limit", type=float, default=3.0, show_default=True,
               help="Seconds to solve the position after our move.")
+@click.option("--sample", type=int, default=0,
+              help="Judge this many of the won positions, drawn at random (seeded: the same "
+                   "ones for every configuration); 0 for all.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
               help="A setting of ours (param_hexengine), repeatable.")
-def judge(solved: str, max_ply: int, seconds: float, limit: float,
+def judge(solved: str, max_ply: int, seconds: float, limit: float, sample: int,
           sets: tuple[str, ...]) -> None:
     """Count the wins the search keeps on positions won for the side to move."""
     settings = Settings()
@@ -97,9 +101,12 @@ def judge(solved: str, max_ply: int, seconds: float, limit: float,
     started = time.monotonic()
     with open(solved) as f:
         items = [json.loads(line) for line in f if line.strip()]
+    items = [item for item in items
+             if item["winner"] == item["to_move"] and len(item["moves"]) <= max_ply]
+    if sample:
+        random.Random(1).shuffle(items)
+        items = items[:sample]
     for item in items:
-        if item["winner"] != item["to_move"] or len(item["moves"]) > max_ply:
-            continue
         board = board_of(item["size"], item["moves"])
         player.reset()
         result = player.genmove(board, board.to_move, seconds)
