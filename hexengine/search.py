@@ -99,8 +99,8 @@ class Searcher:
         self.quiescence = quiescence  # leaves also score the restoring answer to an intrusion
         # the move's worth, added to a leaf's static value for the side to move: without it
         # a leaf's value swings with its ply's parity by more than the gaps between moves,
-        # and leaves of both parities meet (forced replies searched without depth, table
-        # entries from deeper or shallower iterations)
+        # and leaves of both parities meet (below a forced reply, searched without using
+        # depth, and in table entries left by the previous move's search)
         self.tempo = tempo
         # knowledge: fill-in, connections and mustplay at the root, the root's edge-to-edge
         # connections checked at every node (hexengine.knowledge)

@@ -725,9 +725,10 @@ def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int
                    progress: Optional[Callable[[dict], None]] = None,
                    early_stones: int = EARLY_STONES) -> Optional[SolveResult]:
     """``genmove``'s first step: when few enough cells are empty (or the board is small),
-    give the solver a share of the budget (up to 9x9: from ``early_stones`` stones on).  None when it was not tried; otherwise the
-    result, solved (a win to play, or a loss the search should answer as best it can) or
-    not (``winner`` None; ``losing`` still names the moves it proved to lose)."""
+    give the solver a share of the budget (up to 9x9: from ``early_stones`` stones on).
+    None when it was not tried; otherwise the result, solved (a win to play, or a loss the
+    search should answer as best it can) or not (``winner`` None; ``losing`` still names
+    the moves it proved to lose)."""
     empty = geo.mask & ~(stones[0] | stones[1])
     count = empty.bit_count()
     cells = geo.mask.bit_count()
