@@ -143,6 +143,12 @@ class Player:
         self.rng = random.Random(self.settings.seed)
         self._solver: Optional[Solver] = None
         kernels.start()  # the compiled kernels load (or compile) while the engine waits
+        self.apply_settings()
+
+    def apply_settings(self) -> None:
+        """Apply the settings the evaluation reads process-wide (the circuit's ``wire``), so
+        that the analysis views score as the next search will; call after changing one."""
+        resistance.set_wire(self.settings.wire)
 
     def solver(self) -> Solver:
         """The DFPN solver; its proofs last for the game (and the next ones)."""
@@ -222,6 +228,6 @@ class Player:
             self.prepare(board.geo)
             kernels.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()),
                          "circuit" if s.evaluation == "resistance" else "")
-        resistance.set_wire(s.wire)
+        self.apply_settings()
         return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
                                       on_iteration, solved.losing if solved else 0)

@@ -562,6 +562,7 @@ def _param_hexengine(engine: Engine, args: list[str]) -> str:
             known = [n for _, n, _ in settings.describe() + _engine_params(engine)]
             raise HtpError(f"{exc} (known: {', '.join(known)})" if "unknown" in str(exc)
                            else str(exc)) from None
+        engine.player.apply_settings()
     return ""
 
 

@@ -552,3 +552,19 @@ def test_protocol_level_parameters_take_effect(engine, tmp_path):
                       "cannot open"), ("param_hexengine colour red", "known: ")):
         assert word in engine.error(cmd), cmd
     assert "[string] log_file " + str(log) in engine.ok("param_hexengine")
+
+
+def test_maps_read_the_wire_setting_before_any_search(engine):
+    """``param_hexengine wire`` changes the circuit the views read at once, not only from the
+    next ``genmove`` on: HexGui shows a map right after its parameter dialog."""
+    setup(engine, ["boardsize 5", "play b b2", "play b c3", "play w c2"])
+
+    def status() -> str:
+        return parse_gfx(engine.ok("hexengine-map current b"), 5)[2]
+
+    default = status()
+    engine.ok("param_hexengine wire 1")
+    weak = status()
+    assert weak != default
+    engine.ok("param_hexengine wire 50")
+    assert status() == default
