@@ -93,7 +93,10 @@ def judge(solved: str, max_ply: int, seconds: float, limit: float, sample: int,
     settings = Settings()
     for item in sets:
         name, _, value = item.partition("=")
-        settings.set(name, value)
+        try:
+            settings.set(name, value)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--set") from None
     settings.solver_from = 10_000  # the search alone chooses
     player = Player(settings)
     solver = Solver(knowledge_by_name())
