@@ -47,6 +47,7 @@ class Settings:
     # the solver with a share of its budget
     wire: float = resistance.STRONG  # conductance of a virtual connection from a stone
     tempo: float = 0.5  # added to a leaf's static value for the side to move (README, Strength)
+    wide_plies: int = 0  # nodes this many plies below the root build the wide H-search
 
     def set(self, name: str, text: str) -> None:
         """Set one setting from its text form; ValueError says what was wrong."""
@@ -100,7 +101,7 @@ class Settings:
             except ValueError:
                 raise ValueError(f"{name} must be an integer, not {text!r}") from None
             low = 0 if name in ("width", "root_width", "seed", "refresh_depth",
-                                "solver_from") else 1
+                                "solver_from", "wide_plies") else 1
             if value < low:
                 raise ValueError(f"{name} must be at least {low}")
         setattr(self, name, value)
@@ -165,7 +166,7 @@ class Player:
         s = self.settings
         key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize, s.ordering, s.knowledge,
                s.refresh_depth, s.node_connections, s.root_width, s.quiescence, s.root_links,
-               s.wire, s.ply_widths, s.tempo)
+               s.wire, s.ply_widths, s.tempo, s.wide_plies)
         if self._searcher is None or key != self._searcher_key:
             self._searcher = Searcher(s.evaluation, s.tt_size, s.width, s.seed, s.randomize,
                                       ordering=s.ordering, knowledge=s.knowledge,
@@ -174,7 +175,8 @@ class Player:
                                       root_width=s.root_width,
                                       quiescence=s.quiescence,
                                       root_links=s.root_links,
-                                      ply_widths=s.widths_below_root(), tempo=s.tempo)
+                                      ply_widths=s.widths_below_root(), tempo=s.tempo,
+                                      wide_plies=s.wide_plies)
             self._searcher_key = key
             self.rng = random.Random(s.seed)
         return self._searcher

@@ -17,7 +17,7 @@ from .board import SIDE_KEY, Board, zobrist_keys
 from .evaluation import get as get_evaluation
 from .evaluation import resistance
 from .evaluation.shortest_path import NO_PATH, path_cells
-from .knowledge import analysis, inferior, responses
+from .knowledge import analysis, inferior, responses, vc
 from .knowledge.threats import LOST, OPEN, WIN_NOW, EdgeThreats
 
 WIN = 100_000
@@ -70,7 +70,7 @@ class Searcher:
                  refresh_depth: int = 1, node_connections: bool = True,
                  root_width: int = 0, quiescence: bool = False,
                  root_links: bool = False, ply_widths: tuple[int, ...] = (),
-                 tempo: float = 0.0) -> None:
+                 tempo: float = 0.0, wide_plies: int = 0) -> None:
         if ordering not in ORDERINGS:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         self.evaluation_name = evaluation
@@ -80,6 +80,10 @@ class Searcher:
         self.node_connections = knowledge and node_connections and evaluation in (
             "resistance", "vc-resistance")
         self.connection_cache: dict[int, tuple[float, int, int, int]] = {}
+        # nodes up to this many plies below the root build with the wide limits (where the
+        # root's build is the wide one): Wolve's knowledge where a move's answers are chosen
+        self.wide_plies = wide_plies
+        self.wide_cache: dict[int, tuple[float, int, int, int]] = {}
         # nodes' circuits also carry the root's (wide) full connections whose carriers hold
         self.root_links = root_links
         self.node_links: Optional[resistance.Links] = None
@@ -166,6 +170,7 @@ class Searcher:
                     # (only a wide root build knows what the nodes' default builds miss)
                     self.node_links = resistance.prepare_links(geo, info.links())
                     self.connection_cache.clear()  # values under other roots' wires
+                    self.wide_cache.clear()
                     self.eval_cache.clear()
                 d_own, own_cells = path_cells(geo, stones, colour)
         self._threatened = any(self.threats.full) or any(self.threats.semi)
@@ -262,12 +267,14 @@ class Searcher:
         if self.node_links is not None:
             self.node_links = None
             self.connection_cache.clear()
+            self.wide_cache.clear()
             self.eval_cache.clear()
         self.threat_cache.clear()  # refreshed threats inherit from this root
         self._threatened = False  # self.threats has carriers to check at each node
         self._refresh_plies = 0  # plies below the root that rebuild the mover's connections
         # interior nodes build their own connections where the compiled H-search runs
         self._node_knowledge = self.node_connections and resistance.hsearch.usable(board.geo)
+        self._wide_plies = self.wide_plies if analysis.wide_root(board.geo) else 0
         self._depth_cut = False  # a leaf was scored statically in this iteration
         self._width_cut = False  # a node's moves were cut to the width in this iteration
 
@@ -497,7 +504,7 @@ class Searcher:
         if self._node_knowledge:
             # this node's own connections, as at a leaf (and usually cached from when it was
             # one): a semi between the mover's edges wins, and only the mustplay is searched
-            _, own, opp, node_must = self._connections(key, colour)
+            _, own, opp, node_must = self._connections(key, colour, ply <= self._wide_plies)
             if own:
                 return WIN - ply - 1
             if opp == 2:
@@ -574,7 +581,7 @@ class Searcher:
             elif self.connected_leaves:
                 # this leaf's own connections: a semi between the mover's edges wins
                 # in one, a full one between the opponent's has lost
-                value, own, opp, _ = self._connections(key, colour)
+                value, own, opp, _ = self._connections(key, colour, ply <= self._wide_plies)
                 if own:
                     value = WIN - ply - 1
                 elif opp == 2:
@@ -589,13 +596,14 @@ class Searcher:
             value += self.tempo
         return value
 
-    def _connections(self, key: int, colour: int) -> tuple[float, int, int, int]:
+    def _connections(self, key: int, colour: int,
+                     wide: bool = False) -> tuple[float, int, int, int]:
         """What the node ``key`` with ``colour`` to move knows, as Wolve's nodes do: its
         dead and captured cells filled in, then ``resistance.connected`` on that board,
         with the vulnerable cells taken out of its mustplay.  Cached by Zobrist key for the
         whole game (a position's knowledge does not depend on the root), or for one search
         when the root's wires join its circuit (``root_links``)."""
-        cache = self.connection_cache
+        cache = self.wide_cache if wide else self.connection_cache
         entry = cache.get(key)
         if entry is None:
             if len(cache) >= self.eval_cache_size:
@@ -605,7 +613,8 @@ class Searcher:
                 filled, _ = inferior.fill_in(geo, self.stones)
             else:  # no connections to read: the plain circuit, as cheap as it comes
                 filled = self.stones
-            value, own, opp, must = resistance.connected(geo, filled, colour, self.node_links)
+            value, own, opp, must = resistance.connected(
+                geo, filled, colour, self.node_links, vc.WIDE_LIMITS if wide else None)
             if must and self.knowledge and not (own or opp == 2):
                 must = must & ~inferior.prunable(geo, filled, colour) or must
             entry = cache[key] = (value, own, opp, must)

@@ -523,6 +523,8 @@ BAD_COMMANDS = [
     ("param_hexengine tempo half", ["tempo"]),
     ("param_hexengine solver_from -1", ["solver_from"]),
     ("param_hexengine solver_from many", ["solver_from"]),
+    ("param_hexengine wide_plies -1", ["wide_plies"]),
+    ("param_hexengine wide_plies 1.5", ["wide_plies"]),
     ("param_hexengine ply_widths 10,x", ["ply_widths"]),
     ("param_hexengine ply_widths 10,-2", ["ply_widths"]),
     ("param_hexengine swap_style sideways", ["swap_style"]),

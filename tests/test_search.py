@@ -292,3 +292,27 @@ def test_tempo_is_added_to_every_static_leaf_for_the_side_to_move():
         won.play(won.parse_move(move))
     assert plain.value(won, won.to_move, 0) >= WIN_THRESHOLD
     assert tempo.value(won, won.to_move, 0) == plain.value(won, won.to_move, 0)
+
+
+def test_wide_plies_see_a_connection_the_default_node_build_misses():
+    """From a game against Wolve (white to move): b7 joins white's edges by a connection
+    that only the wide H-search (connections between empty cells too) derives.  With
+    ``wide_plies 1`` the nodes a ply below the root build it, so depth 1 proves the win;
+    with the default node build, depth 1 sees no win.  Boards above 10x10 keep the default."""
+    board = Board(9)
+    for move in "i1 e5 g5 g4 f4 f5 d5 d6 c6 c7 i3 g3 i2 h6 h4 f7 a8".split():
+        board.play(board.parse_move(move))
+    white = board.to_move
+    assert white == 1
+    plain = Searcher("vc-resistance", knowledge=True, width=6, root_links=True, tempo=0.5)
+    result = plain.search(board, white, None, 1)
+    assert result.score < WIN_THRESHOLD and not result.proved
+    wide = Searcher("vc-resistance", knowledge=True, width=6, root_links=True, tempo=0.5,
+                    wide_plies=1)
+    result = wide.search(board, white, None, 1)
+    assert result.proved and result.score >= WIN_THRESHOLD
+    assert board.move_name(result.move) == "b7"
+    big = Board(11)
+    big.play(big.parse_move("f6"))
+    wide.search(big, big.to_move, None, 1)
+    assert wide._wide_plies == 0

@@ -341,8 +341,8 @@ def _positions(geo: Geometry) -> np.ndarray:
 _NO_CARRIERS = np.zeros(0, dtype=np.int64)
 
 
-def connected(geo: Geometry, stones: list, colour: int,
-              extra: Optional[Links] = None) -> tuple[float, int, int, int]:
+def connected(geo: Geometry, stones: list, colour: int, extra: Optional[Links] = None,
+              limits=None) -> tuple[float, int, int, int]:
     """``evaluate_connected``'s score, what joins each colour's edges in the same H-search
     (2 a full connection, 1 a semi, 0 neither) and the mustplay: (score, colour's,
     opponent's, the empty cells ``colour`` must play in).  The mustplay is the intersection
@@ -351,13 +351,13 @@ def connected(geo: Geometry, stones: list, colour: int,
     the side to move is a win in one, a full one for the opponent a loss, and only the
     mustplay's cells are worth searching.  ``extra`` wires (the root's connections, each
     while no opponent stone lies in its carrier) join the circuits beside the position's
-    own."""
+    own.  ``limits`` are the H-search's (``vc.DEFAULT_LIMITS`` when None)."""
     empty = geo.mask & ~(stones[0] | stones[1])
     if not (circuit.ready() and hsearch.usable(geo)):
         return evaluate(geo, stones, colour), 0, 0, empty
     edges = [0, 0]
     threats = [-1, -1]
-    links = fresh_links(geo, stones, edges, threats)
+    links = fresh_links(geo, stones, edges, threats, limits)
     own, opp = edges[colour], edges[1 - colour]
     must = 0 if opp == 2 else empty & threats[1 - colour]
     if own == 2 or opp == 2:  # decided: a full connection between a colour's edges
@@ -378,11 +378,11 @@ def _joined(first: Links, second: Links) -> Links:
 
 
 def fresh_links(geo: Geometry, stones: list, edges: Optional[list] = None,
-                threats: Optional[list] = None) -> Links:
+                threats: Optional[list] = None, limits=None) -> Links:
     """Both colours' full connections between groups and edges, built now by the compiled
     H-search, as wires (no carriers to check: they hold in this position); ``edges`` and
     ``threats`` as in ``hsearch.wires``.  Needs the compiled kernels (``hsearch.usable``)."""
-    rows = hsearch.wires(geo, stones, _positions(geo), WIRES_PER_PAIR, edges=edges,
+    rows = hsearch.wires(geo, stones, _positions(geo), WIRES_PER_PAIR, limits, edges=edges,
                          threats=threats)
     return Links(None, None, (rows, np.zeros(rows.shape[0] + 1, dtype=np.int64),
                               _NO_CARRIERS))
