@@ -81,7 +81,8 @@ class Searcher:
             "resistance", "vc-resistance")
         self.connection_cache: dict[int, tuple[float, int, int, int]] = {}
         # nodes up to this many plies below the root build with the wide limits (where the
-        # root's build is the wide one): Wolve's knowledge where a move's answers are chosen
+        # root's build is the wide one), and so do the threats they pass down: Wolve's
+        # knowledge where a move's answers are chosen
         self.wide_plies = wide_plies
         self.wide_cache: dict[int, tuple[float, int, int, int]] = {}
         # nodes' circuits also carry the root's (wide) full connections whose carriers hold
@@ -288,8 +289,9 @@ class Searcher:
         key = self.hash ^ (SIDE_KEY if mover == 0 else 0)
         threats = self.threat_cache.get(key)
         if threats is None:
-            threats = analysis.refresh_threats(self.geo, self.stones, mover, self.threats,
-                                               self.deadline)
+            threats = analysis.refresh_threats(
+                self.geo, self.stones, mover, self.threats, self.deadline,
+                vc.WIDE_LIMITS if ply <= self._wide_plies else None)
             self.threat_cache[key] = threats
         self.threats = threats
         self._threatened = any(threats.full) or any(threats.semi)

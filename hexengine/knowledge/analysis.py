@@ -80,12 +80,14 @@ def wide_root(geo: Geometry) -> bool:
 
 
 def refresh_threats(geo: Geometry, stones: list[int], mover: int, threats: EdgeThreats,
-                    deadline: Optional[float] = None) -> EdgeThreats:
+                    deadline: Optional[float] = None,
+                    limits: Optional[vc.Limits] = None) -> EdgeThreats:
     """``threats`` with ``mover``'s edge-to-edge carriers built afresh for ``stones`` (the
-    position after mover's stone): the new ones first, then the parent's that survive
-    (a build under a work cap may miss some).  The other colour's lists are kept."""
+    position after mover's stone) under ``limits``: the new ones first, then the parent's
+    that survive (a build under a work cap may miss some).  The other colour's lists are
+    kept."""
     theirs = stones[1 - mover]
-    full, semi = _edge_lists(vc.build(geo, stones, mover, deadline=deadline))
+    full, semi = _edge_lists(vc.build(geo, stones, mover, limits, deadline))
     full += [c for c in threats.full[mover][:KEEP] if not c & theirs]
     semi += [ks for ks in threats.semi[mover][:KEEP] if not ks[1] & theirs]
     if mover == 0:
