@@ -24,12 +24,19 @@ it lost; a win proved before that is a win ENGINE threw away.
 
     python scripts/perfect_play.py matches/ours-vs-wolve-9x9/results.jsonl --engine ours \
         --turning-points --limit 1.5
+
+``--solver CMD`` solves the turning points with another HTP engine's ``dfpn-solve-state
+COLOUR`` instead (Benzene's engines and ours answer it), ``--solver-init`` setting its time
+limit, e.g. for Wolve ``--solver-init "param_dfpn timelimit {seconds}"`` (``{seconds}`` is
+``--limit``); for ours ``"param_hexengine solver_time {seconds}"``.
 """
 from __future__ import annotations
 
 import json
 import os
 import sys
+import time
+from types import SimpleNamespace
 
 import click
 
@@ -38,6 +45,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from hexengine.board import BLACK, WHITE  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
 from hexengine.solver import Solver, knowledge_by_name  # noqa: E402
+from protocol.match.controller import EngineProcess  # noqa: E402
 
 COLOURS = {"black": BLACK, "white": WHITE}
 
@@ -73,14 +81,25 @@ def _opening(game: dict) -> tuple[str, ...]:
                    "thrown away) and the first proved lost.")
 @click.option("--from", "first", type=int, default=6, show_default=True,
               help="With --turning-points: the first move number (0-based) solved.")
+@click.option("--solver", "solver_command", default=None, metavar="CMD",
+              help="With --turning-points: solve with this HTP engine's dfpn-solve-state.")
+@click.option("--solver-init", multiple=True, metavar="HTP",
+              help="Commands sent to --solver once ({seconds} is --limit); repeatable.")
 def main(results: str, engine: str, limit: float, forfeits_only: bool,
-         turning_points: bool, first: int) -> None:
+         turning_points: bool, first: int, solver_command: str | None,
+         solver_init: tuple[str, ...]) -> None:
     with open(results) as f:
         games = [json.loads(line) for line in f if line.strip()]
     solver = Solver(knowledge_by_name())
     if forfeits_only:
         sys.exit(check_forfeits(games, engine, solver, limit))
     if turning_points:
+        if solver_command:
+            external = HtpSolver(solver_command, [c.format(seconds=limit) for c in solver_init])
+            try:
+                sys.exit(check_turning_points(games, engine, limit, first, lambda: external))
+            finally:
+                external.close()
         sys.exit(check_turning_points(games, engine, limit, first))
     verdicts: dict[tuple[str, ...], int | None] = {}
     winning_side = lost = unknown = forfeits = forfeits_unknown = 0
@@ -158,9 +177,35 @@ def check_forfeits(games: list[dict], engine: str, solver: Solver, limit: float)
     return 1 if won else 0
 
 
-def check_turning_points(games: list[dict], engine: str, limit: float, first: int) -> int:
+class HtpSolver:
+    """Another engine's DFPN over HTP, with ``Solver.solve``'s signature: the position is
+    set up with ``boardsize``/``play`` and solved by ``dfpn-solve-state``."""
+
+    def __init__(self, command: str, init: list[str]) -> None:
+        self.engine = EngineProcess(command, "solver")
+        for line in init:
+            self.engine.ok(line)
+
+    def solve(self, geo, stones: list[int], colour: int, seconds: float):
+        self.engine.ok(f"boardsize {geo.width} {geo.height}")
+        for c in (BLACK, WHITE):
+            for cell in geo.iter_bits(stones[c]):
+                self.engine.ok(f"play {'bw'[c]} {geo.name(cell)}")
+        started = time.monotonic()
+        answer = self.engine.ok(f"dfpn-solve-state {'bw'[colour]}", timeout=seconds * 3 + 30)
+        winner = {"black": BLACK, "b": BLACK, "white": WHITE, "w": WHITE}.get(
+            answer.strip().lower())
+        return SimpleNamespace(winner=winner, elapsed=time.monotonic() - started)
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def check_turning_points(games: list[dict], engine: str, limit: float, first: int,
+                         new_solver=None) -> int:
     """Print, for each game ENGINE lost, its first turn proved won and its first proved
-    lost (move numbers from 0, solve times); 0 always (a report, not a check)."""
+    lost (move numbers from 0, solve times); 0 always (a report, not a check).
+    ``new_solver`` makes each game's solver (ours, a fresh table per game, by default)."""
     thrown = lost_games = 0
     for game in games:
         if game["winner"] == engine:
@@ -168,7 +213,7 @@ def check_turning_points(games: list[dict], engine: str, limit: float, first: in
         lost_games += 1
         geo = _geometry(game)
         ours = COLOURS["black" if game["black"] == engine else "white"]
-        solver = Solver(knowledge_by_name())  # a fresh table per game
+        solver = new_solver() if new_solver else Solver(knowledge_by_name())
         moves = [m["move"] for m in game["moves"]]
         won_at = lost_at = None
         for i in range(first, len(moves)):

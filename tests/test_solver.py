@@ -437,9 +437,12 @@ def test_a_proved_loss_is_answered_with_the_most_stubborn_move(opening):
     assert sizes[result.move] == max(sizes.values())
 
 
-def test_perfect_play_script_finds_where_a_lost_game_turned(tmp_path):
+@pytest.mark.parametrize("over_htp", [False, True])
+def test_perfect_play_script_finds_where_a_lost_game_turned(tmp_path, over_htp):
     """``scripts/perfect_play.py --turning-points`` on a 3×3 game: black (the engine) starts
-    on the empty board, a win, opens in the corner and has lost once white holds b2."""
+    on the empty board, a win, opens in the corner and has lost once white holds b2.  The
+    same verdicts come from another engine's ``dfpn-solve-state`` over HTP (``--solver``;
+    here our own engine as that other)."""
     import json
     import subprocess
     import sys
@@ -453,9 +456,11 @@ def test_perfect_play_script_finds_where_a_lost_game_turned(tmp_path):
     results = tmp_path / "results.jsonl"
     results.write_text(json.dumps(game) + "\n")
     script = Path(__file__).resolve().parent.parent / "scripts" / "perfect_play.py"
+    external = ["--solver", f"{sys.executable} -m hexengine --quiet",
+                "--solver-init", "param_hexengine solver_time {seconds}"] if over_htp else []
     out = subprocess.run([sys.executable, str(script), str(results), "--engine", "ours",
-                          "--turning-points", "--from", "0"], capture_output=True, text=True,
-                         timeout=120)
+                          "--turning-points", "--from", "0", *external], capture_output=True,
+                         text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "won at move 0" in out.stdout and "lost at move 2" in out.stdout
     assert "1 games lost, 1 of them from a position proved won" in out.stdout
