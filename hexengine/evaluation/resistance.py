@@ -32,7 +32,7 @@ from scipy.sparse.linalg import spsolve
 
 from ..geometry import Geometry
 from ..knowledge import hsearch
-from ..knowledge.vc import edge_templates
+from ..knowledge.vc import Limits, edge_templates
 from . import circuit
 
 STRONG = 50.0  # own–own and virtual-connection conductance: groups act as single nodes
@@ -342,7 +342,7 @@ _NO_CARRIERS = np.zeros(0, dtype=np.int64)
 
 
 def connected(geo: Geometry, stones: list, colour: int, extra: Optional[Links] = None,
-              limits=None) -> tuple[float, int, int, int]:
+              limits: Optional[Limits] = None) -> tuple[float, int, int, int]:
     """``evaluate_connected``'s score, what joins each colour's edges in the same H-search
     (2 a full connection, 1 a semi, 0 neither) and the mustplay: (score, colour's,
     opponent's, the empty cells ``colour`` must play in).  The mustplay is the intersection
@@ -378,7 +378,7 @@ def _joined(first: Links, second: Links) -> Links:
 
 
 def fresh_links(geo: Geometry, stones: list, edges: Optional[list] = None,
-                threats: Optional[list] = None, limits=None) -> Links:
+                threats: Optional[list] = None, limits: Optional[Limits] = None) -> Links:
     """Both colours' full connections between groups and edges, built now by the compiled
     H-search, as wires (no carriers to check: they hold in this position); ``edges`` and
     ``threats`` as in ``hsearch.wires``.  Needs the compiled kernels (``hsearch.usable``)."""
