@@ -42,9 +42,10 @@ import click
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from hexengine.board import BLACK, WHITE  # noqa: E402
+from hexengine.board import BLACK, COLOUR_NAMES, WHITE  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
 from hexengine.solver import Solver, knowledge_by_name  # noqa: E402
+from protocol.commands import HtpError, parse_colour  # noqa: E402
 from protocol.match.controller import EngineProcess  # noqa: E402
 
 COLOURS = {"black": BLACK, "white": WHITE}
@@ -190,11 +191,14 @@ class HtpSolver:
         self.engine.ok(f"boardsize {geo.width} {geo.height}")
         for c in (BLACK, WHITE):
             for cell in geo.iter_bits(stones[c]):
-                self.engine.ok(f"play {'bw'[c]} {geo.name(cell)}")
+                self.engine.ok(f"play {COLOUR_NAMES[c]} {geo.name(cell)}")
         started = time.monotonic()
-        answer = self.engine.ok(f"dfpn-solve-state {'bw'[colour]}", timeout=seconds * 3 + 30)
-        winner = {"black": BLACK, "b": BLACK, "white": WHITE, "w": WHITE}.get(
-            answer.strip().lower())
+        answer = self.engine.ok(f"dfpn-solve-state {COLOUR_NAMES[colour]}",
+                                timeout=seconds * 3 + 30)
+        try:
+            winner = parse_colour(answer.strip())
+        except HtpError:  # "unknown" (ours) or "empty" (Benzene's): not solved in time
+            winner = None
         return SimpleNamespace(winner=winner, elapsed=time.monotonic() - started)
 
     def close(self) -> None:
