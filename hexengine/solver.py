@@ -203,6 +203,8 @@ class Solver:
         self.epsilon = epsilon
         self.weak = weak
         self.use_history = True  # moves that won elsewhere are tried first
+        self.widening = 0.0  # progressive widening factor (0: every move competes)
+        self.widening_base = 1
         self.history = [0] * 4096
         self.tt: dict[int, tuple] = {}
         # knowledge of interior positions (what expanding them found), by table key
@@ -453,6 +455,7 @@ class Solver:
         if just < 0:
             just = self.geo.mask & ~(self.b | self.w)
         eps1 = 1.0 + self.epsilon
+        widening = self.widening
         while True:
             # refresh from the table (transpositions solved elsewhere), prune by proofs
             allowed = -1
@@ -487,6 +490,14 @@ class Solver:
             dn2 = INF
             pmax = 0
             alive = 0
+            if widening:  # progressive widening: only the best-ordered live moves compete
+                live = 0
+                for i in range(n):
+                    if cpn[i] and (allowed >> moves[i]) & 1:
+                        live += 1
+                look = live if live < 2 else self.widening_base + -(-live * widening // 1)
+            else:
+                look = n
             for i in range(n):
                 if cpn[i] == 0 or not (allowed >> moves[i]) & 1:
                     continue
@@ -496,6 +507,8 @@ class Solver:
                 alive += 1
                 if p > pmax:
                     pmax = p
+                if alive > look:
+                    continue
                 if d < pn:
                     dn2 = pn
                     pn = d
@@ -579,10 +592,12 @@ class Solver:
 
 # --- knowledge from the connection and inferior-cell engines ------------------------------
 class VCKnowledge(SimpleKnowledge):
-    """``SimpleKnowledge`` plus ``hexengine.knowledge``: fill-in, the opponent's virtual
+    """``SimpleKnowledge`` plus ``hexengine.knowledge``: fill-in, with the opponent's
+    combinatorial decompositions filled too (``decompose``), the opponent's virtual
     connections (a full edge-to-edge connection is a lost position, its semi connections
-    give the mustplay), optionally our own (a semi connection wins at its key), and the
-    prunable (vulnerable, dominated) cells.
+    give the mustplay, and an empty mustplay is lost too), optionally our own (a semi
+    connection wins at its key), and the prunable cells: vulnerable ones and, with
+    ``dominated``, the cells another candidate's fill-in would fill.
 
     Proof sets stay exact: fill-in, dead and vulnerable cells are decided by the six
     neighbours of a cell, so a proof that used them also holds the filled cells and the
@@ -592,8 +607,11 @@ class VCKnowledge(SimpleKnowledge):
     forced_cheap = True  # a forced block is searched without building connections
 
     def __init__(self, own_semis: bool = False, fill: bool = True, prune: bool = True,
-                 limits=None, order: str = "centre") -> None:
+                 limits=None, order: str = "centre", dominated: bool = True,
+                 decompose: bool = True) -> None:
         super().__init__()
+        self.dominated = dominated
+        self.decompose = decompose
         self.order = order
         from .knowledge import inferior  # ImportError: not available
         try:
@@ -602,6 +620,9 @@ class VCKnowledge(SimpleKnowledge):
             vc = None
         self.vc = vc
         self.inferior = inferior
+        if vc is not None:
+            from .knowledge.decompose import fill_decompositions
+            self.decompositions = fill_decompositions
         if vc is None:
             self.name = "inferior"
         self.own_semis = own_semis
@@ -618,8 +639,12 @@ class VCKnowledge(SimpleKnowledge):
         filled = list(stones)
         support = 0
         sup = [0, 0]
+        theirs = None
         if self.fill:
             filled, _ = self.inferior.fill_in(geo, list(stones))
+            if self.decompose and self.vc is not None:
+                filled, conns, _ = self.decompositions(geo, filled, (1 - colour,), self.limits)
+                theirs = conns.get(1 - colour)
             added = (filled[0] | filled[1]) & empty
             if added:
                 # what a proof for each colour needs of the fill-in: the cells filled with
@@ -641,7 +666,8 @@ class VCKnowledge(SimpleKnowledge):
         if self.vc is None:
             return self._pruned(geo, stones, filled, colour, children, fempty, just, support,
                                 empty)
-        theirs = self.vc.build(geo, filled, 1 - colour, self.limits)
+        if theirs is None:
+            theirs = self.vc.build(geo, filled, 1 - colour, self.limits)
         carrier = theirs.edge_full()
         if carrier is not None:
             m = (carrier & fempty) or fempty
@@ -664,8 +690,9 @@ class VCKnowledge(SimpleKnowledge):
             if must & ~c:
                 must &= c
                 just |= c
-        if not must:  # cannot happen without a full connection; be safe
-            must = fempty
+        if not must:  # every move misses one of the semi connections: lost
+            m = (semis[0] & fempty) or fempty
+            return LOSS, (just & empty) | support, (m & -m).bit_length() - 1, None, 0
         return self._pruned(geo, stones, filled, colour, children, must, just, support, empty)
 
     @staticmethod
@@ -685,12 +712,22 @@ class VCKnowledge(SimpleKnowledge):
         """The children inside ``must`` less the prunable cells, best first."""
         pruned = 0
         if self.prune and must & (must - 1):
-            pruned = self.inferior.prunable(geo, filled, colour) & must
+            inf = self.inferior
+            if self.dominated:
+                region = 0
+                kept, reads = inf.prunable_moves(geo, filled, colour, must)
+                for b, by in kept.items():
+                    pruned |= 1 << b
+                    for a in geo.iter_bits(by):
+                        region |= reads.get(a, 0)
+                region |= pruned
+            else:
+                pruned = region = inf.prunable(geo, filled, colour) & must
             if pruned == must:
                 pruned = 0
             must &= ~pruned
         if pruned:
-            support |= self._closure(geo, pruned, (filled[0] | filled[1]) & empty, empty)
+            support |= self._closure(geo, region, (filled[0] | filled[1]) & empty, empty)
         just = (just & empty) | support
         kept = [c for c in children if (must >> c[0]) & 1]
         if not kept:

@@ -7,7 +7,9 @@ cells, so it is the judge of soundness:
 
 * fill-in never changes the winner, whoever moves;
 * if the side to move wins a filled-in position, one of its moves outside ``prunable``
-  wins too; and every killer of a vulnerable cell is at least as good as the cell.
+  wins too, and one outside ``prunable_moves`` (dominated cells pruned as well); every
+  killer of a vulnerable cell, and every dominator of a dominated one, is at least as good
+  as the cell.
 """
 import random
 import re
@@ -122,6 +124,22 @@ def check_position(geo, solver, stones, stats):
             assert any(solver.move_wins(filled, colour, m)
                        for m in geo.iter_bits(empty & ~pruned)), (
                 f"every winning move of {'bw'[colour]} pruned:\n{show(geo, filled)}")
+        # domination: a winning dominated move's dominators win too, and pruning the
+        # dominated and vulnerable cells together keeps a winning move
+        dom, _ = inferior.dominated(geo, filled, colour, empty)
+        stats["dominated"] += len(dom)
+        for b, by in dom.items():
+            if solver.move_wins(filled, colour, b):
+                for a in geo.iter_bits(by):
+                    assert solver.move_wins(filled, colour, a), (
+                        f"{'bw'[colour]} {geo.name(b)} wins but {geo.name(a)}, which "
+                        f"dominates it, does not:\n{show(geo, filled)}")
+        kept, _ = inferior.prunable_moves(geo, filled, colour, empty)
+        if kept and solver.winner(filled, colour) == colour:
+            left = empty & ~sum(1 << b for b in kept)
+            assert any(solver.move_wins(filled, colour, m) for m in geo.iter_bits(left)), (
+                f"every winning move of {'bw'[colour]} pruned with the dominated cells:\n"
+                f"{show(geo, filled)}")
 
 
 def show(geo, stones):
@@ -133,7 +151,7 @@ def show(geo, stones):
 def run_soundness(size, count, lo, hi, seed, renew=1500):
     geo = geometry(size, size)
     rng = random.Random(seed)
-    stats = {"filled": 0, "pruned": 0}
+    stats = {"filled": 0, "pruned": 0, "dominated": 0}
     for i in range(count):
         if i % renew == 0:
             solver = Solver(geo)      # a fresh memo now and then keeps memory bounded
@@ -141,6 +159,7 @@ def run_soundness(size, count, lo, hi, seed, renew=1500):
     # the test must exercise the patterns, not pass vacuously
     assert stats["filled"] > count // 2, stats
     assert stats["pruned"] > count // 4, stats
+    assert stats["dominated"] > count // 2, stats
     return stats
 
 

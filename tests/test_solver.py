@@ -414,10 +414,12 @@ def test_6x6_every_opening():
                      "a5 b5 c5 d5 e5 a6").split()
 
 
-@pytest.mark.parametrize("opening", ["b3", "e1", "a5"])
+@pytest.mark.parametrize("opening", ["e2", "e1", "a5"])
 def test_a_proved_loss_is_answered_with_the_most_stubborn_move(opening):
     """White to move after these 5×5 openings has lost.  genmove answers with the move
-    whose refutation needs the most cells, every candidate's refutation proved afresh."""
+    whose refutation needs the most cells, every candidate's refutation proved afresh.
+    (After b3, c3 or d3 black's semi connections leave white an empty mustplay: lost at
+    sight, and the search picks the answer.)"""
     board = Board(5)
     board.play(board.geo.parse(opening))
     player = Player(Settings(max_time=5))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..geometry import Geometry
-from . import inferior, vc
+from . import decompose, inferior, vc
 from .threats import LOST, WIN_NOW, EdgeThreats
 
 
@@ -100,13 +100,20 @@ def analyse_root(geo: Geometry, stones: list[int], colour: int,
     """Fill-in, both colours' connections and the root moves for ``colour`` to move.  The
     H-searches stop at ``deadline`` with what they have (all of it sound)."""
     filled_stones, filled = inferior.fill_in(geo, stones)
-    decided = not (geo.mask & ~(filled_stones[0] | filled_stones[1])) or any(
-        geo.flood(geo.edges[c][0], filled_stones[c]) & geo.edges[c][1] for c in (0, 1))
     started = time.monotonic()
     limits = vc.WIDE_LIMITS if wide_root(geo) else None
-    conns = (vc.build(geo, filled_stones, 0, limits, deadline),
-             vc.build(geo, filled_stones, 1, limits, deadline))
-    build_seconds = time.monotonic() - started
+    filled_stones, built, more = decompose.fill_decompositions(
+        geo, filled_stones, (0, 1), limits, deadline=deadline)
+    decomposed = bool(more.captured[0] | more.captured[1])
+    if decomposed:
+        filled = inferior.Inferior(
+            filled.dead | more.dead, tuple(filled.captured[c] | more.captured[c] for c in (0, 1)),
+            tuple(filled.dead_as[c] | more.dead_as[c] for c in (0, 1)))
+    decided = not (geo.mask & ~(filled_stones[0] | filled_stones[1])) or any(
+        geo.flood(geo.edges[c][0], filled_stones[c]) & geo.edges[c][1] for c in (0, 1))
+    conns = (built.get(0) or vc.build(geo, filled_stones, 0, limits, deadline),
+             built.get(1) or vc.build(geo, filled_stones, 1, limits, deadline))
+    build_seconds = (time.monotonic() - started) / (2 if decomposed else 1)
     black, white = _edge_lists(conns[0]), _edge_lists(conns[1])
     threats = EdgeThreats((black[0], white[0]), (black[1], white[1]))
     empty = geo.mask & ~(filled_stones[0] | filled_stones[1])
@@ -125,7 +132,8 @@ def analyse_root(geo: Geometry, stones: list[int], colour: int,
         theirs = [c for c in threats.full[1 - colour]] + [c for _, c in threats.semi[1 - colour]]
         moves = min(theirs, key=int.bit_count) & empty or empty
     else:
-        pruned = inferior.prunable(geo, filled_stones, colour) & must
+        for cell in inferior.prunable_moves(geo, filled_stones, colour, must)[0]:
+            pruned |= 1 << cell
         moves = must & ~pruned or must
     return RootKnowledge(filled_stones, filled, conns, threats, verdict, moves, pruned,
                          build_seconds, decided)

@@ -213,9 +213,11 @@ def _captured_pairs(t: _Tables, nb: list[int], nw: list[int], empty: int,
     return out
 
 
-def fill_in(geo: Geometry, stones: list[int]) -> tuple[list[int], Inferior]:
+def fill_in(geo: Geometry, stones: list[int],
+            captors: tuple[int, ...] = (BLACK, WHITE)) -> tuple[list[int], Inferior]:
     """Dead and captured cells filled, repeated to a fixpoint (fill-in creates new
-    patterns); returns NEW stones list (input untouched) and everything that was filled."""
+    patterns); returns NEW stones list (input untouched) and everything that was filled.
+    Only the ``captors``' captured cells are filled (dead cells always)."""
     t = _tab(geo)
     black, white = stones
     mask = t.mask
@@ -237,7 +239,7 @@ def fill_in(geo: Geometry, stones: list[int]) -> tuple[list[int], Inferior]:
             continue
         taken = 0
         new = [0, 0]
-        for colour in (BLACK, WHITE):
+        for colour in captors:
             for anchors, d in _captured_pairs(t, nb, nw, empty, colour):
                 off = t.offsets[d]
                 while anchors:
@@ -317,3 +319,47 @@ def prunable(geo: Geometry, stones: list[int], colour: int) -> int:
     for v in prunable_with_killers(geo, stones, colour):
         bits |= 1 << v
     return bits
+
+
+def dominated(geo: Geometry, stones: list[int], colour: int,
+              candidates: int) -> tuple[dict[int, int], dict[int, int]]:
+    """``colour``'s dominated moves among ``candidates``: (dominated cell -> the candidates
+    that dominate it, dominating cell -> the cells its verdicts read).
+
+    Move a dominates move b when, after ``colour`` plays a, fill-in (dead cells, and cells
+    captured by ``colour``) fills b: then a alone is worth a and b together, which is at
+    least b (an extra stone never hurts).  The opponent's captured cells are not filled
+    on the way, since an extra stone of ``colour`` could break those patterns.  The cells
+    read are a, what its fill-in filled, and their neighbours: a proof that prunes b must
+    hold them as they are.  Takes a position that is already filled in."""
+    out: dict[int, int] = {}
+    reads: dict[int, int] = {}
+    black, white = stones
+    occupied = black | white
+    for a in geo.iter_bits(candidates):
+        bit = 1 << a
+        trial = [black | bit, white] if colour == BLACK else [black, white | bit]
+        after, _ = fill_in(geo, trial, (colour,))
+        filled = (after[0] | after[1]) & ~occupied
+        new = filled & candidates & ~bit
+        if not new:
+            continue
+        reads[a] = geo.dilate(filled) & ~occupied
+        while new:
+            low = new & -new
+            new ^= low
+            b = low.bit_length() - 1
+            out[b] = out.get(b, 0) | bit
+    return out, reads
+
+
+def prunable_moves(geo: Geometry, stones: list[int], colour: int,
+                   candidates: int) -> tuple[dict[int, int], dict[int, int]]:
+    """The candidates ``colour`` need not search: vulnerable cells (``killers``) and
+    dominated ones (``dominated``) pruned together by ``acyclic_prune``, each mapped to its
+    unpruned dominators; with ``dominated``'s cells read per dominator."""
+    kill = killers(geo, stones, colour)
+    dom, reads = dominated(geo, stones, colour, candidates)
+    for b, by in dom.items():
+        kill[b] = kill.get(b, 0) | by
+    return {b: by for b, by in acyclic_prune(kill).items() if (candidates >> b) & 1}, reads
