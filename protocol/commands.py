@@ -696,24 +696,26 @@ def _dfpn_clear_tt(engine: Engine, args: list[str]) -> str:
 @command("hexengine-inferior", 1, 1, "COLOUR")
 def _inferior(engine: Engine, args: list[str]) -> str:
     """Fill-in and pruned moves for COLOUR to move, as HexGui's ``inferior`` type draws them
-    (Benzene's codes): ``fdb``/``fdw`` dead (filled black/white), ``fcb``/``fcw`` captured,
-    ``iv[k1-k2]`` vulnerable for COLOUR with its killers.  Empty once the game is over."""
+    (Benzene's codes): ``fdb``/``fdw`` dead (filled black/white), ``fcb``/``fcw`` captured
+    (combinatorial decompositions' carriers included), ``iv[k1-k2]`` vulnerable for COLOUR
+    with its killers, ``ii[d1-d2]`` dominated with the moves dominating it.  Empty once
+    the game is over."""
     colour = parse_colour(args[0])
     board = engine.board
     if board.winner() is not None:
         return ""
-    from hexengine.knowledge import inferior
+    from hexengine.knowledge import analysis
     geo = board.geo
-    filled, inf = inferior.fill_in(geo, board.stones)
+    report = analysis.inferior_report(geo, board.stones, colour)
+    inf = report.filled
     codes: dict[int, str] = {}
     for code, bits in (("fdb", inf.dead_as[BLACK]), ("fdw", inf.dead_as[WHITE]),
                        ("fcb", inf.captured[BLACK]), ("fcw", inf.captured[WHITE])):
         for cell in geo.iter_bits(bits):
             codes[cell] = code
-    if not any(board.geo.flood(geo.edges[c][0], filled[c]) & geo.edges[c][1] for c in (0, 1)):
-        kill = inferior.killers(geo, filled, colour)
-        for cell in inferior.prunable_with_killers(geo, filled, colour):
-            codes[cell] = "iv[" + "-".join(geo.name(k) for k in geo.iter_bits(kill[cell])) + "]"
+    for code, cells in (("iv", report.vulnerable), ("ii", report.dominated)):
+        for cell, by in cells.items():
+            codes[cell] = code + "[" + "-".join(geo.name(k) for k in geo.iter_bits(by)) + "]"
     return " ".join(f"{geo.name(cell)} {codes[cell]}" for cell in sorted(codes))
 
 

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from hexengine.board import Board  # noqa: E402
 from hexengine import kernels  # noqa: E402
 from hexengine.evaluation import EVALUATIONS, astar, circuit, shortest_path  # noqa: E402
-from hexengine.knowledge import inferior  # noqa: E402
+from hexengine.knowledge import decompose, inferior, vc  # noqa: E402
 from hexengine.search import Searcher  # noqa: E402
 
 
@@ -77,7 +77,20 @@ def _inferior_table(boards: dict, repeat: int, trials: int) -> None:
                 [("fill_in", lambda geo, stones, colour: inferior.fill_in(geo, stones))],
                 boards, repeat, trials)
     _time_table("µs per prunable (vulnerable cells of the side to move, filled board):",
-                "call", [("prunable", inferior.prunable)], filled, repeat, trials)
+                "call", [("prunable", inferior.prunable),
+                         ("prunable_moves (and dominated, every empty cell a candidate)",
+                          lambda geo, stones, colour: inferior.prunable_moves(
+                              geo, stones, colour, geo.mask & ~(stones[0] | stones[1])))],
+                filled, repeat, trials)
+    conns = {}
+    for group in filled.values():
+        for board in group:
+            conns[id(board.stones)] = vc.build(board.geo, board.stones, board.to_move,
+                                               vc.WIDE_LIMITS)
+    _time_table("µs per decomposition search (the side to move's wide connections built "
+                "beforehand, filled board):", "call",
+                [("decomposition", lambda geo, stones, colour: decompose.decomposition(
+                    geo, stones, colour, conns[id(stones)]))], filled, repeat, trials)
 
 
 def vc_table(sizes: list[int], count: int) -> None:
@@ -85,7 +98,7 @@ def vc_table(sizes: list[int], count: int) -> None:
     compiled, and per incremental update after an opponent move, median / p90 / worst over
     ``count`` positions."""
     import statistics
-    from hexengine.knowledge import hsearch, vc
+    from hexengine.knowledge import hsearch
 
     def stats(ms: list[float]) -> str:
         ms = sorted(ms)

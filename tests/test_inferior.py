@@ -396,7 +396,7 @@ def test_fast_forced_patterns_match_plain_substitution():
 
 
 # --- the HTP command ------------------------------------------------------------------------
-CODE_RE = re.compile(r"^(fd[bw]|fc[bw]|iv\[[a-z]+[0-9]+(-[a-z]+[0-9]+)*\])$")
+CODE_RE = re.compile(r"^(fd[bw]|fc[bw]|i[vi]\[[a-z]+[0-9]+(-[a-z]+[0-9]+)*\])$")
 
 
 def inferior_pairs(text):
@@ -436,10 +436,20 @@ def test_htp_inferior_lists_fill_in_and_vulnerable_cells(engine):
 
 def test_htp_inferior_on_an_empty_board_and_in_the_analyze_menu(engine):
     engine.ok("boardsize 9")
-    # nothing to fill; only the acute corners are vulnerable (the neighbour on the
-    # opponent's edge kills them)
-    assert inferior_pairs(engine.ok("hexengine-inferior b")) == {"a1": "iv[a2]", "i9": "iv[i8]"}
-    assert inferior_pairs(engine.ok("hexengine-inferior w")) == {"a1": "iv[b1]", "i9": "iv[h9]"}
+    # nothing to fill; the acute corners are vulnerable (the neighbour on the opponent's
+    # edge kills them), and the cells on a colour's own edge are dominated: a stone one
+    # line in captures the two edge cells of its bridge to the edge
+    black = inferior_pairs(engine.ok("hexengine-inferior b"))
+    white = inferior_pairs(engine.ok("hexengine-inferior w"))
+    assert black["a1"] == "iv[a2]" and black["i9"] == "iv[i8]"
+    assert white["a1"] == "iv[b1]" and white["i9"] == "iv[h9]"
+    assert black["e1"] == "ii[d2-e2]" and black["e9"] == "ii[e8-f8]"
+    assert white["a5"] == "ii[b4-b5]" and white["i5"] == "ii[h5-h6]"
+    assert not any(code.startswith("f") for code in {**black, **white}.values())
+    for cell in black:  # only near black's edges, only near white's for white
+        assert cell[1:] in ("1", "2", "8", "9"), cell
+    for cell in white:
+        assert cell[0] in "abhi", cell
     menu = engine.ok("hexgui-analyze_commands").split("\n")
     assert "inferior/Inferior Cells/hexengine-inferior %m" in menu
     assert engine.ok("known_command hexengine-inferior") == "true"

@@ -95,6 +95,15 @@ def refresh_threats(geo: Geometry, stones: list[int], mover: int, threats: EdgeT
     return EdgeThreats((threats.full[0], full), (threats.semi[0], semi))
 
 
+def _merged(first: inferior.Inferior, then: inferior.Inferior) -> inferior.Inferior:
+    """Two fill-in records, one after the other, as one."""
+    return inferior.Inferior(first.dead | then.dead,
+                             (first.captured[0] | then.captured[0],
+                              first.captured[1] | then.captured[1]),
+                             (first.dead_as[0] | then.dead_as[0],
+                              first.dead_as[1] | then.dead_as[1]))
+
+
 def analyse_root(geo: Geometry, stones: list[int], colour: int,
                  deadline: Optional[float] = None) -> RootKnowledge:
     """Fill-in, both colours' connections and the root moves for ``colour`` to move.  The
@@ -106,9 +115,7 @@ def analyse_root(geo: Geometry, stones: list[int], colour: int,
         geo, filled_stones, (0, 1), limits, deadline=deadline)
     decomposed = bool(more.captured[0] | more.captured[1])
     if decomposed:
-        filled = inferior.Inferior(
-            filled.dead | more.dead, tuple(filled.captured[c] | more.captured[c] for c in (0, 1)),
-            tuple(filled.dead_as[c] | more.dead_as[c] for c in (0, 1)))
+        filled = _merged(filled, more)
     decided = not (geo.mask & ~(filled_stones[0] | filled_stones[1])) or any(
         geo.flood(geo.edges[c][0], filled_stones[c]) & geo.edges[c][1] for c in (0, 1))
     conns = (built.get(0) or vc.build(geo, filled_stones, 0, limits, deadline),
@@ -137,3 +144,32 @@ def analyse_root(geo: Geometry, stones: list[int], colour: int,
         moves = must & ~pruned or must
     return RootKnowledge(filled_stones, filled, conns, threats, verdict, moves, pruned,
                          build_seconds, decided)
+
+
+@dataclass
+class InferiorReport:
+    """Everything the inferior-cell analysis says of a position (``hexengine-inferior``)."""
+    filled: inferior.Inferior  # fill-in, decompositions' carriers counted as captured
+    vulnerable: dict[int, int]  # pruned vulnerable cell -> its killers
+    dominated: dict[int, int]  # pruned dominated cell -> the candidates dominating it
+
+
+def inferior_report(geo: Geometry, stones: list[int], colour: int) -> InferiorReport:
+    """Fill-in (with both colours' combinatorial decompositions, as the root does) and the
+    moves ``colour`` need not search on the filled board, each with why: vulnerable to a
+    killer or dominated by other candidates.  No pruning once a colour's edges are joined."""
+    filled_stones, filled = inferior.fill_in(geo, stones)
+    limits = vc.WIDE_LIMITS if wide_root(geo) else None
+    filled_stones, _, more = decompose.fill_decompositions(geo, filled_stones, (0, 1), limits)
+    filled = _merged(filled, more)
+    vulnerable: dict[int, int] = {}
+    dominated: dict[int, int] = {}
+    if not any(geo.flood(geo.edges[c][0], filled_stones[c]) & geo.edges[c][1] for c in (0, 1)):
+        empty = geo.mask & ~(filled_stones[0] | filled_stones[1])
+        kill = inferior.killers(geo, filled_stones, colour)
+        for cell, by in inferior.prunable_moves(geo, filled_stones, colour, empty)[0].items():
+            if cell in kill:
+                vulnerable[cell] = kill[cell]
+            else:
+                dominated[cell] = by
+    return InferiorReport(filled, vulnerable, dominated)
