@@ -16,10 +16,12 @@ from .board import Board
 from .geometry import Geometry
 from .evaluation import DEFAULT_EVALUATION, EVALUATIONS, resistance
 from .search import ORDERINGS, WIN, Searcher, SearchResult, minimax_root
-from .solver import EARLY_STONES, Solver, knowledge_by_name, solve_for_move
+from .solver import (EARLY_STONES, SOLVE_SHARE, Solver, knowledge_by_name,
+                     solve_for_move)
 
 ALGORITHMS = ("alphabeta", "minimax", "random")
-_NUMBER_RANGES = {"wire": (0.0, 1000.0), "tempo": (0.0, resistance.CLAMP)}  # settings that
+_NUMBER_RANGES = {"wire": (0.0, 1000.0), "tempo": (0.0, resistance.CLAMP),
+                  "solver_share": (0.0, 1.0)}  # settings that
 # take any number in a range
 
 
@@ -45,6 +47,7 @@ class Settings:
     solver_time: float = 60.0
     solver_from: int = EARLY_STONES  # stones on the board (up to 9x9) before genmove tries
     # the solver with a share of its budget
+    solver_share: float = SOLVE_SHARE  # that share on boards larger than 6x6
     wire: float = resistance.STRONG  # conductance of a virtual connection from a stone
     tempo: float = 0.5  # added to a leaf's static value for the side to move (README, Strength)
     wide_plies: int = 0  # nodes this many plies below the root build the wide H-search
@@ -215,7 +218,7 @@ class Player:
                                 time.monotonic() - started, [known], proved=True)
         solved = None if s.max_depth < 64 or not s.knowledge else solve_for_move(
             self.solver(), board.geo, board.stones, colour, seconds, stop,
-            early_stones=s.solver_from)
+            early_stones=s.solver_from, share=s.solver_share)
         if solved is not None and (solved.winner == colour or solved.searched):
             # (a loss seen at sight has no stubborn move: the search picks one inside the
             # opponent's connection by its evaluation)

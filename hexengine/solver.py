@@ -760,9 +760,11 @@ EARLY_STONES = 8
 def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int,
                    seconds: float, stop: Optional[threading.Event] = None,
                    progress: Optional[Callable[[dict], None]] = None,
-                   early_stones: int = EARLY_STONES) -> Optional[SolveResult]:
+                   early_stones: int = EARLY_STONES,
+                   share: float = SOLVE_SHARE) -> Optional[SolveResult]:
     """``genmove``'s first step: when few enough cells are empty (or the board is small),
-    give the solver a share of the budget (up to 9x9: from ``early_stones`` stones on).
+    give the solver ``share`` of the budget (up to 9x9: from ``early_stones`` stones on;
+    boards up to 6x6 always give it ``SMALL_BOARD_SHARE``).
     None when it was not tried; otherwise the result, solved (a win to play, or a loss the
     search should answer as best it can) or not (``winner`` None; ``losing`` still names
     the moves it proved to lose)."""
@@ -784,7 +786,10 @@ def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int
             return None
         if failed is not None and count > failed[1] - 4:
             return None  # the last attempt, as large as this, failed: wait for a smaller one
-    share = SMALL_BOARD_SHARE if small else SOLVE_SHARE
+    if small:
+        share = SMALL_BOARD_SHARE
+    if share <= 0:
+        return None
     result = solver.solve(geo, stones, colour, seconds * share, stop, progress)
     if result.winner is None or result.move < 0 or not (empty >> result.move) & 1:
         if stop is None or not stop.is_set():
