@@ -203,8 +203,6 @@ class Solver:
         self.epsilon = epsilon
         self.weak = weak
         self.use_history = True  # moves that won elsewhere are tried first
-        self.widening = 0.0  # progressive widening factor (0: every move competes)
-        self.widening_base = 1
         self.history = [0] * 4096
         self.tt: dict[int, tuple] = {}
         # knowledge of interior positions (what expanding them found), by table key
@@ -455,7 +453,6 @@ class Solver:
         if just < 0:
             just = self.geo.mask & ~(self.b | self.w)
         eps1 = 1.0 + self.epsilon
-        widening = self.widening
         while True:
             # refresh from the table (transpositions solved elsewhere), prune by proofs
             allowed = -1
@@ -490,14 +487,6 @@ class Solver:
             dn2 = INF
             pmax = 0
             alive = 0
-            if widening:  # progressive widening: only the best-ordered live moves compete
-                live = 0
-                for i in range(n):
-                    if cpn[i] and (allowed >> moves[i]) & 1:
-                        live += 1
-                look = live if live < 2 else self.widening_base + -(-live * widening // 1)
-            else:
-                look = n
             for i in range(n):
                 if cpn[i] == 0 or not (allowed >> moves[i]) & 1:
                     continue
@@ -507,8 +496,6 @@ class Solver:
                 alive += 1
                 if p > pmax:
                     pmax = p
-                if alive > look:
-                    continue
                 if d < pn:
                     dn2 = pn
                     pn = d

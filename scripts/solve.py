@@ -21,7 +21,7 @@ from hexengine import kernels  # noqa: E402
 from hexengine.board import BLACK, WHITE  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
 from hexengine.knowledge import hsearch  # noqa: E402
-from hexengine.solver import Solver, knowledge_by_name, KNOWLEDGE  # noqa: E402
+from hexengine.solver import KNOWLEDGE, Solver, VCKnowledge, knowledge_by_name  # noqa: E402
 
 
 @click.command()
@@ -37,8 +37,12 @@ from hexengine.solver import Solver, knowledge_by_name, KNOWLEDGE  # noqa: E402
 @click.option("--compiled/--python", default=True, show_default=True,
               help="Connections from the compiled H-search, as the engine builds them "
                    "once it has loaded, or from the Python one.")
+@click.option("--decompose/--no-decompose", default=True, show_default=True,
+              help="With vc knowledge: fill the opponent's combinatorial decompositions.")
+@click.option("--dominated/--no-dominated", default=True, show_default=True,
+              help="With vc knowledge: prune dominated cells as well as vulnerable ones.")
 def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
-         tt_size: int, compiled: bool) -> None:
+         tt_size: int, compiled: bool, decompose: bool, dominated: bool) -> None:
     kernels.start(wait=True)
     if not compiled:
         hsearch.python_only().__enter__()
@@ -52,7 +56,10 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
     nodes_total = 0
     for cell in openings:
         if solver is None or fresh:
-            solver = Solver(knowledge_by_name(knowledge), tt_size=tt_size)
+            known = knowledge_by_name(knowledge)
+            if isinstance(known, VCKnowledge):
+                known.decompose, known.dominated = decompose, dominated
+            solver = Solver(known, tt_size=tt_size)
         stones = [1 << cell, 0]
         started = time.monotonic()
         result = solver.solve(geo, stones, WHITE, seconds=limit)

@@ -15,10 +15,11 @@ from hexengine.solver import Solver, VCKnowledge
 from .test_inferior import Solver as Judge
 from .test_inferior import random_position, show
 
-# A 9x9 game against Wolve, white to play after black's e6.  Black's chain h4-g5-f6 with g7 below it runs from the white stones f5/g4 to
-# the bottom edge, and both it and the bottom edge touch white's e8 and white's right edge:
-# the region between them is black's.  Wolve's vc-build (Benzene) fills exactly the cells
-# below for black, and h1 i1 h2 i2 h3 i3 (behind g2, g3, h4) for white.
+# A 9x9 game against Wolve, white to play after black's e6.  Black's chain h4-g5-f6, with
+# g7 below it, runs from the white stones f5/g4 to the bottom edge, and both it and the
+# bottom edge touch white's e8 and white's right edge: the region between them is black's.
+# Wolve's vc-build (Benzene) fills exactly the cells below for black, and h1 i1 h2 i2 h3
+# i3 (behind g2, g3, h4) for white.
 GAME = "c1 d5 e5 f3 g3 f4 e4 d7 f6 e8 g7 f5 g5 g4 h4 g2 e6"
 BLACK_FILL = "a1 b1 i4 h5 i5 g6 h6 i6 f7 h7 i7 f8 g8 h8 i8 e9 f9 g9 h9 i9"
 WHITE_FILL = "h1 i1 h2 i2 h3 i3"
@@ -66,10 +67,10 @@ def test_nothing_to_decompose_on_an_open_board():
 
 
 def test_a_won_colour_stops_the_work():
-    geo, stones = game_position("b3", 5)  # black's b3 on 5x5 is joined to both edges
-    after, conns, _ = fill_decompositions(geo, stones, (BLACK, WHITE), vc.WIDE_LIMITS)
-    if vc.build(geo, stones, BLACK, vc.WIDE_LIMITS).edge_full() is not None:
-        assert list(conns) == [BLACK]
+    geo, stones = game_position("c3", 5)  # black's c3 on 5x5: joined to both edges
+    assert vc.build(geo, stones, BLACK, vc.WIDE_LIMITS).edge_full() is not None
+    after, conns, more = fill_decompositions(geo, stones, (BLACK, WHITE), vc.WIDE_LIMITS)
+    assert list(conns) == [BLACK] and after == stones and more.captured == (0, 0)
 
 
 @pytest.mark.parametrize("size,count,lo,hi,least", [(4, 2000, 3, 10, 15), (5, 300, 8, 16, 8)])
