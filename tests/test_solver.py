@@ -466,3 +466,29 @@ def test_perfect_play_script_finds_where_a_lost_game_turned(tmp_path, over_htp):
     assert out.returncode == 0, out.stderr
     assert "won at move 0" in out.stdout and "lost at move 2" in out.stdout
     assert "1 games lost, 1 of them from a position proved won" in out.stdout
+
+
+def test_solve_games_script_proves_game_positions_as_the_judge_does(tmp_path):
+    """``scripts/solve_games.py`` on a 4×4 game: every position after 3 and 5 moves is
+    judged by another engine's ``dfpn-solve-state`` (our own engine over HTP), then proved
+    by the solver; the verdicts agree, and a position is counted once."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    moves = [("black", "b3"), ("white", "c2"), ("black", "c3"), ("white", "b2"),
+             ("black", "a2"), ("white", "d2"), ("black", "a4")]
+    game = {"game": 0, "black": "ours", "white": "other", "size": "4x4", "winner": "ours",
+            "reason": "connection",
+            "moves": [{"colour": c, "move": m, "by": "ours" if c == "black" else "other"}
+                      for c, m in moves]}
+    results = tmp_path / "results.jsonl"
+    results.write_text((json.dumps(game) + "\n") * 2)  # the same game twice
+    script = Path(__file__).resolve().parent.parent / "scripts" / "solve_games.py"
+    out = subprocess.run([sys.executable, str(script), str(results), "--plies", "3,5",
+                          "--limit", "20", "--judge", f"{sys.executable} -m hexengine --quiet",
+                          "--judge-init", "param_hexengine solver_time {seconds}"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "proved 2 of 2 positions within 20 s (0 against the judge)" in out.stdout
+    assert "  3 b3 c2 c3: white to move" in out.stdout
