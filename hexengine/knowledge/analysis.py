@@ -139,7 +139,7 @@ def analyse_root(geo: Geometry, stones: list[int], colour: int,
         theirs = [c for c in threats.full[1 - colour]] + [c for _, c in threats.semi[1 - colour]]
         moves = min(theirs, key=int.bit_count) & empty or empty
     else:
-        for cell in inferior.prunable_moves(geo, filled_stones, colour, must)[0]:
+        for cell in inferior.prunable_moves(geo, filled_stones, colour, must, deadline)[0]:
             pruned |= 1 << cell
         moves = must & ~pruned or must
     return RootKnowledge(filled_stones, filled, conns, threats, verdict, moves, pruned,
