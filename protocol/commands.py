@@ -698,7 +698,8 @@ def _inferior(engine: Engine, args: list[str]) -> str:
     """Fill-in and pruned moves for COLOUR to move, as HexGui's ``inferior`` type draws them
     (Benzene's codes): ``fdb``/``fdw`` dead (filled black/white), ``fcb``/``fcw`` captured
     (combinatorial decompositions' carriers included), ``iv[k1-k2]`` vulnerable for COLOUR
-    with its killers, ``ii[d1-d2]`` dominated with the moves dominating it.  Empty once
+    with its killers, ``id[d1-d2]`` dominated with the moves dominating it (HexGui reads
+    ``iv``, ``ir`` and ``id``).  Empty once
     the game is over."""
     colour = parse_colour(args[0])
     board = engine.board
@@ -713,7 +714,7 @@ def _inferior(engine: Engine, args: list[str]) -> str:
                        ("fcb", inf.captured[BLACK]), ("fcw", inf.captured[WHITE])):
         for cell in geo.iter_bits(bits):
             codes[cell] = code
-    for code, cells in (("iv", report.vulnerable), ("ii", report.dominated)):
+    for code, cells in (("iv", report.vulnerable), ("id", report.dominated)):
         for cell, by in cells.items():
             codes[cell] = code + "[" + "-".join(geo.name(k) for k in geo.iter_bits(by)) + "]"
     return " ".join(f"{geo.name(cell)} {codes[cell]}" for cell in sorted(codes))

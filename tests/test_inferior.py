@@ -396,7 +396,7 @@ def test_fast_forced_patterns_match_plain_substitution():
 
 
 # --- the HTP command ------------------------------------------------------------------------
-CODE_RE = re.compile(r"^(fd[bw]|fc[bw]|i[vi]\[[a-z]+[0-9]+(-[a-z]+[0-9]+)*\])$")
+CODE_RE = re.compile(r"^(fd[bw]|fc[bw]|i[vd]\[[a-z]+[0-9]+(-[a-z]+[0-9]+)*\])$")
 
 
 def inferior_pairs(text):
@@ -443,8 +443,8 @@ def test_htp_inferior_on_an_empty_board_and_in_the_analyze_menu(engine):
     white = inferior_pairs(engine.ok("hexengine-inferior w"))
     assert black["a1"] == "iv[a2]" and black["i9"] == "iv[i8]"
     assert white["a1"] == "iv[b1]" and white["i9"] == "iv[h9]"
-    assert black["e1"] == "ii[d2-e2]" and black["e9"] == "ii[e8-f8]"
-    assert white["a5"] == "ii[b4-b5]" and white["i5"] == "ii[h5-h6]"
+    assert black["e1"] == "id[d2-e2]" and black["e9"] == "id[e8-f8]"
+    assert white["a5"] == "id[b4-b5]" and white["i5"] == "id[h5-h6]"
     assert not any(code.startswith("f") for code in {**black, **white}.values())
     for cell in black:  # only near black's edges, only near white's for white
         assert cell[1:] in ("1", "2", "8", "9"), cell
