@@ -215,7 +215,7 @@ def test_every_view_answers_in_hexgui_form_within_a_second(mid):
             assert all(on_board(c, 11) for c in text.split()), (cmd, text)
         elif kind == "inferior":
             for cell, code in parse_pairs(text, 11).items():
-                assert re.match(r"^(f[dc][bw]|iv\[[a-z]+\d+(-[a-z]+\d+)*\])$", code), code
+                assert re.match(r"^(f[dc][bw]|i[vd]\[[a-z]+\d+(-[a-z]+\d+)*\])$", code), code
         checked.add(command.split()[0])
     assert {"hexengine-shortest-path", "hexengine-map", "hexengine-map-values",
             "hexengine-try-move", "vc-between-cells-full", "vc-between-cells-semi",
