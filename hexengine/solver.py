@@ -594,7 +594,7 @@ class VCKnowledge(SimpleKnowledge):
     forced_cheap = True  # a forced block is searched without building connections
 
     def __init__(self, own_semis: bool = False, fill: bool = True, prune: bool = True,
-                 limits=None, order: str = "centre", dominated: bool = True,
+                 limits=None, order: str = "centre", dominated: bool = False,
                  decompose: bool = True) -> None:
         super().__init__()
         self.dominated = dominated

@@ -39,7 +39,7 @@ from hexengine.solver import KNOWLEDGE, Solver, VCKnowledge, knowledge_by_name  
                    "once it has loaded, or from the Python one.")
 @click.option("--decompose/--no-decompose", default=True, show_default=True,
               help="With vc knowledge: fill the opponent's combinatorial decompositions.")
-@click.option("--dominated/--no-dominated", default=True, show_default=True,
+@click.option("--dominated/--no-dominated", default=False, show_default=True,
               help="With vc knowledge: prune dominated cells as well as vulnerable ones.")
 def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
          tt_size: int, compiled: bool, decompose: bool, dominated: bool) -> None:

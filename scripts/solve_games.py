@@ -64,7 +64,7 @@ def game_positions(paths: list[str], plies: list[int]):
                                       "judge's limit).")
 @click.option("--judge-limit", type=float, default=5.0, show_default=True)
 @click.option("--decompose/--no-decompose", default=True, show_default=True)
-@click.option("--dominated/--no-dominated", default=True, show_default=True)
+@click.option("--dominated/--no-dominated", default=False, show_default=True)
 def main(results: tuple[str, ...], plies: str, limit: float, judge: str,
          judge_init: tuple[str, ...], judge_limit: float, decompose: bool,
          dominated: bool) -> None:
