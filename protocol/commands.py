@@ -699,8 +699,7 @@ def _inferior(engine: Engine, args: list[str]) -> str:
     (Benzene's codes): ``fdb``/``fdw`` dead (filled black/white), ``fcb``/``fcw`` captured
     (combinatorial decompositions' carriers included), ``iv[k1-k2]`` vulnerable for COLOUR
     with its killers, ``id[d1-d2]`` dominated with the moves dominating it (HexGui reads
-    ``iv``, ``ir`` and ``id``).  Empty once
-    the game is over."""
+    ``iv``, ``ir`` and ``id``).  Empty once the game is over."""
     colour = parse_colour(args[0])
     board = engine.board
     if board.winner() is not None:

@@ -113,33 +113,36 @@ def check_position(geo, solver, stones, stats):
         pruned = prunable(geo, filled, colour)
         assert not pruned & ~empty
         stats["pruned"] += bin(pruned).count("1")
-        kill = inferior.killers(geo, filled, colour)
-        for v, ks in kill.items():
-            if solver.move_wins(filled, colour, v):
-                for k in geo.iter_bits(ks):
-                    assert solver.move_wins(filled, colour, k), (
-                        f"{'bw'[colour]} {geo.name(v)} wins but its killer {geo.name(k)} "
-                        f"does not:\n{show(geo, filled)}")
-        if solver.winner(filled, colour) == colour:
-            assert any(solver.move_wins(filled, colour, m)
-                       for m in geo.iter_bits(empty & ~pruned)), (
-                f"every winning move of {'bw'[colour]} pruned:\n{show(geo, filled)}")
+        no_worse(geo, solver, filled, colour, inferior.killers(geo, filled, colour),
+                 "its killer")
+        keeps_a_win(geo, solver, filled, colour, empty & ~pruned, "")
         # domination: a winning dominated move's dominators win too, and pruning the
         # dominated and vulnerable cells together keeps a winning move
         dom, _ = inferior.dominated(geo, filled, colour, empty)
         stats["dominated"] += len(dom)
-        for b, by in dom.items():
-            if solver.move_wins(filled, colour, b):
-                for a in geo.iter_bits(by):
-                    assert solver.move_wins(filled, colour, a), (
-                        f"{'bw'[colour]} {geo.name(b)} wins but {geo.name(a)}, which "
-                        f"dominates it, does not:\n{show(geo, filled)}")
+        no_worse(geo, solver, filled, colour, dom, "which dominates it,")
         kept, _ = inferior.prunable_moves(geo, filled, colour, empty)
-        if kept and solver.winner(filled, colour) == colour:
-            left = empty & ~sum(1 << b for b in kept)
-            assert any(solver.move_wins(filled, colour, m) for m in geo.iter_bits(left)), (
-                f"every winning move of {'bw'[colour]} pruned with the dominated cells:\n"
-                f"{show(geo, filled)}")
+        if kept:
+            keeps_a_win(geo, solver, filled, colour, empty & ~sum(1 << b for b in kept),
+                        " with the dominated cells")
+
+
+def no_worse(geo, solver, filled, colour, better, what):
+    """For each ``cell -> cells`` of ``better``: if ``colour``'s move on the cell wins,
+    so does its move on each of the cells."""
+    for cell, cells in better.items():
+        if solver.move_wins(filled, colour, cell):
+            for other in geo.iter_bits(cells):
+                assert solver.move_wins(filled, colour, other), (
+                    f"{'bw'[colour]} {geo.name(cell)} wins but {what} {geo.name(other)} "
+                    f"does not:\n{show(geo, filled)}")
+
+
+def keeps_a_win(geo, solver, filled, colour, left, what):
+    """If ``colour`` to move wins, one of its moves in ``left`` wins."""
+    if solver.winner(filled, colour) == colour:
+        assert any(solver.move_wins(filled, colour, m) for m in geo.iter_bits(left)), (
+            f"every winning move of {'bw'[colour]} pruned{what}:\n{show(geo, filled)}")
 
 
 def show(geo, stones):

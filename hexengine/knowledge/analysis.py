@@ -95,6 +95,11 @@ def refresh_threats(geo: Geometry, stones: list[int], mover: int, threats: EdgeT
     return EdgeThreats((threats.full[0], full), (threats.semi[0], semi))
 
 
+def _joined(geo: Geometry, stones: list[int]) -> bool:
+    """Whether a colour's stones join its two edges."""
+    return any(geo.flood(geo.edges[c][0], stones[c]) & geo.edges[c][1] for c in (0, 1))
+
+
 def _merged(first: inferior.Inferior, then: inferior.Inferior) -> inferior.Inferior:
     """Two fill-in records, one after the other, as one."""
     return inferior.Inferior(first.dead | then.dead,
@@ -116,8 +121,8 @@ def analyse_root(geo: Geometry, stones: list[int], colour: int,
     decomposed = bool(more.captured[0] | more.captured[1])
     if decomposed:
         filled = _merged(filled, more)
-    decided = not (geo.mask & ~(filled_stones[0] | filled_stones[1])) or any(
-        geo.flood(geo.edges[c][0], filled_stones[c]) & geo.edges[c][1] for c in (0, 1))
+    decided = not (geo.mask & ~(filled_stones[0] | filled_stones[1])) or _joined(
+        geo, filled_stones)
     conns = (built.get(0) or vc.build(geo, filled_stones, 0, limits, deadline),
              built.get(1) or vc.build(geo, filled_stones, 1, limits, deadline))
     build_seconds = (time.monotonic() - started) / (2 if decomposed else 1)
@@ -164,7 +169,7 @@ def inferior_report(geo: Geometry, stones: list[int], colour: int) -> InferiorRe
     filled = _merged(filled, more)
     vulnerable: dict[int, int] = {}
     dominated: dict[int, int] = {}
-    if not any(geo.flood(geo.edges[c][0], filled_stones[c]) & geo.edges[c][1] for c in (0, 1)):
+    if not _joined(geo, filled_stones):
         empty = geo.mask & ~(filled_stones[0] | filled_stones[1])
         kill = inferior.killers(geo, filled_stones, colour)
         for cell, by in inferior.prunable_moves(geo, filled_stones, colour, empty)[0].items():

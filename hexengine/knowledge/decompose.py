@@ -84,7 +84,7 @@ def decomposition(geo: Geometry, stones: list[int], colour: int,
         else:
             near = geo.dilate(cells)
             for cell in geo.iter_bits(cells):
-                for x, y, carrier in _bridges(geo)[cell]:
+                for y, carrier in _bridges(geo)[cell]:
                     if (opp >> y) & 1 and carrier & empty == carrier:
                         near |= 1 << y
             for j, e in enumerate(opp_edges):
@@ -144,18 +144,13 @@ def decomposition(geo: Geometry, stones: list[int], colour: int,
 
 
 @functools.lru_cache(maxsize=64)
-def _bridges(geo: Geometry) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-    """Per cell, its bridges as (cell, partner, the two common neighbours)."""
-    per: list[list[tuple[int, int, int]]] = [[] for _ in range(geo.max_index)]
-    for x in geo.cells:
-        nx = geo.neighbour_mask[x]
-        for c in geo.neighbours[x]:
-            for y in geo.neighbours[c]:
-                if y == x or (nx >> y) & 1:
-                    continue
-                common = nx & geo.neighbour_mask[y]
-                if common.bit_count() == 2 and all(t[1] != y for t in per[x]):
-                    per[x].append((x, y, common))
+def _bridges(geo: Geometry) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell, its bridges as (partner, the two common neighbours): ``vc.bridges`` by
+    cell, both ways."""
+    per: list[list[tuple[int, int]]] = [[] for _ in range(geo.max_index)]
+    for x, y, common in vc.bridges(geo):
+        per[x].append((y, common))
+        per[y].append((x, common))
     return tuple(tuple(p) for p in per)
 
 

@@ -148,6 +148,12 @@ def _tables(geo: Geometry):
     return tuple(bridges), templates
 
 
+def bridges(geo: Geometry) -> tuple[tuple[int, int, int], ...]:
+    """Every bridge on the board as (cell, cell, its two common neighbours), lower cell
+    first."""
+    return _tables(geo)[0]
+
+
 def edge_templates(geo: Geometry) -> dict[int, tuple[tuple[int, int], ...]]:
     """Per edge mask, every edge-template instance on the board as (anchor cell, carrier of
     all the template's other cells): templates II, III-a and IV-a with their mirror images."""
@@ -473,10 +479,10 @@ def _add_base(b: _Builder, conns: Connections) -> bool:
         for n in geo.iter_bits(nmask[e] & empty):
             if n > e:
                 add(e, n, 0)
-    bridges, templates = _tables(geo)
+    all_bridges, templates = _tables(geo)
     node = conns.node
     blocked = opp
-    for x, y, carrier in bridges:
+    for x, y, carrier in all_bridges:
         if carrier & empty != carrier or (blocked >> x) & 1 or (blocked >> y) & 1:
             continue
         add(node(x), node(y), carrier)
