@@ -1,11 +1,11 @@
 """The compiled kernels (numba), loaded together in one background thread.
 
-Two kernels: the resistance circuit (``evaluation.circuit``) and the H-search
-(``knowledge.hsearch``).  numba compiles each the first time (a few seconds, then cached
-on disk beside its module: 0.2–0.5 s to import numba and load them), so the engine loads
-them in a background thread when it starts (``start``) and the Python or numpy code
-answers until each one is ready.  Without numba, or if compiling fails, it answers
-throughout.
+Three kernels: the resistance circuit (``evaluation.circuit``), the H-search
+(``knowledge.hsearch``) and the circuit on its graph (``evaluation.vc_graph``). numba
+compiles each the first time (a few seconds, then cached on disk beside its module:
+0.2–0.5 s to import numba and load them), so the engine loads them in a background
+thread when it starts (``start``) and the Python or numpy code answers until each one is
+ready. Without numba, or if compiling fails, it answers throughout.
 """
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from contextlib import contextmanager
 from typing import Iterator
 
 _done = threading.Event()  # the loading thread has finished, with or without kernels
-_tried = {"circuit": threading.Event(), "hsearch": threading.Event()}  # each load attempted
+_tried = {"circuit": threading.Event(), "hsearch": threading.Event(),
+          "vc_graph": threading.Event()}  # each load attempted
 _lock = threading.Lock()
 _started = False
 
@@ -76,11 +77,12 @@ def _load() -> None:
         inline = numba.njit(cache=True, nogil=True, _nrt=False, inline="always")
     except Exception:  # pragma: no cover - no numba: Python and numpy it is
         jit = bare = inline = None
-    from .evaluation import circuit
+    from .evaluation import circuit, vc_graph
     from .knowledge import hsearch
     try:
         for name, load in (("circuit", lambda: circuit.load(jit)),  # the search's first need
-                           ("hsearch", lambda: hsearch.load(bare, inline))):
+                           ("hsearch", lambda: hsearch.load(bare, inline)),
+                           ("vc_graph", lambda: vc_graph.load(jit))):
             try:
                 if jit is not None:
                     load()

@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 from .board import SIDE_KEY, Board, zobrist_keys
 from .evaluation import get as get_evaluation
-from .evaluation import resistance
+from .evaluation import resistance, vc_graph
 from .evaluation.shortest_path import NO_PATH, path_cells
 from .knowledge import analysis, inferior, responses, vc
 from .knowledge.threats import LOST, OPEN, WIN_NOW, EdgeThreats
@@ -27,6 +27,8 @@ ANALYSIS_SHARE = 0.25  # of the time budget, at most, for the root's fill-in and
 REFRESH_SHARE = 0.3  # rebuild connections below the root when one per root move fits this
 MIN_ITERATION_SHARE = 0.05  # of the budget: less left than this, no new iteration starts
 ORDERINGS = ("auto", "current", "connected", "path")
+# evaluations whose leaves (and nodes) read their own H-search
+CONNECTED_EVALUATIONS = ("vc-resistance", "vc-graph")
 
 
 class SearchAborted(Exception):
@@ -75,10 +77,12 @@ class Searcher:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         self.evaluation_name = evaluation
         self.evaluate = get_evaluation(evaluation)
-        self.connected_leaves = evaluation == "vc-resistance"  # leaves read their H-search
+        # leaves read their H-search: wired into the board circuit, or as the circuit itself
+        self.connected_leaves = evaluation in CONNECTED_EVALUATIONS
+        self.graph_circuit = evaluation == "vc-graph"
         # interior nodes read theirs (win in one, loss, mustplay) with either circuit
         self.node_connections = knowledge and node_connections and evaluation in (
-            "resistance", "vc-resistance")
+            "resistance",) + CONNECTED_EVALUATIONS
         self.connection_cache: dict[int, tuple[float, int, int, int]] = {}
         # nodes up to this many plies below the root build with the wide limits (where the
         # root's build is the wide one), and so do the threats they pass down: Wolve's
@@ -92,7 +96,8 @@ class Searcher:
         # resistance circuits; "path": cells on the shortest paths first.  "auto" takes the
         # current when the evaluation is resistance, whose solve it shares.
         if ordering == "auto":
-            ordering = "current" if evaluation in ("resistance", "vc-resistance") else "path"
+            ordering = "current" if evaluation in ("resistance",) + CONNECTED_EVALUATIONS \
+                else "path"
         # "connected": by current too, in circuits wired with the node's own connections
         self.connected_order = ordering == "connected"
         self.ordering = "current" if self.connected_order else ordering
@@ -615,8 +620,11 @@ class Searcher:
                 filled, _ = inferior.fill_in(geo, self.stones)
             else:  # no connections to read: the plain circuit, as cheap as it comes
                 filled = self.stones
-            value, own, opp, must = resistance.connected(
-                geo, filled, colour, self.node_links, vc.WIDE_LIMITS if wide else None)
+            if self.graph_circuit:
+                value, own, opp, must = vc_graph.connected(geo, filled, colour)
+            else:
+                value, own, opp, must = resistance.connected(
+                    geo, filled, colour, self.node_links, vc.WIDE_LIMITS if wide else None)
             if must and self.knowledge and not (own or opp == 2):
                 must = must & ~inferior.prunable(geo, filled, colour) or must
             entry = cache[key] = (value, own, opp, must)

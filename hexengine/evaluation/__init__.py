@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Callable
 
 from ..geometry import Geometry
-from . import adjacency, bridge_distance, centre_progress, resistance, shortest_path, two_distance
+from . import (adjacency, bridge_distance, centre_progress, resistance, shortest_path,
+               two_distance, vc_graph)
 
 Evaluation = Callable[[Geometry, list, int], float]
 
@@ -21,6 +22,7 @@ EVALUATIONS: dict[str, Evaluation] = {
     "two-distance": two_distance.evaluate,
     "resistance": resistance.evaluate,
     "vc-resistance": resistance.evaluate_connected,
+    "vc-graph": vc_graph.evaluate,
 }
 
 DEFAULT_EVALUATION = "vc-resistance"  # resistance won the 9x9 tournament; wired with each

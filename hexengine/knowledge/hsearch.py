@@ -777,15 +777,23 @@ def wires(geo: Geometry, stones, pos, per_pair: int, limits=None,
             _WIRES[geo.max_index] = np.zeros((2 * out.shape[0], 3), np.int64)
             return wires(geo, stones, pos, per_pair, limits, edges, threats)
         if edges is not None:
-            k = ws.pair_slot(vc.EDGE_START, vc.EDGE_GOAL)
-            S, I = ws.S, ws.I
-            edges[colour] = 0 if k < 0 else 2 if I[S[I_FLEN] + k] else \
-                1 if I[S[I_SLEN] + k] else 0
+            edges[colour], threat = edge_state(ws, threats is not None)
             if threats is not None and edges[colour] == 1:
-                first = S[C_SC] + k * S[N_SB]
-                threats[colour] = to_int(np.bitwise_and.reduce(
-                    ws.C[first:first + I[S[I_SLEN] + k]], axis=0))
+                threats[colour] = threat
     return out[:n]
+
+
+def edge_state(ws: Workspace, threat: bool = True) -> tuple[int, int]:
+    """What joins the built colour's edges (2 a full connection, 1 a semi connection, 0
+    neither) and, for 1 (and ``threat``), the intersection of its edge-to-edge semi
+    carriers, keys included: the opponent's mustplay (−1 otherwise)."""
+    k = ws.pair_slot(vc.EDGE_START, vc.EDGE_GOAL)
+    S, I = ws.S, ws.I
+    state = 0 if k < 0 else 2 if I[S[I_FLEN] + k] else 1 if I[S[I_SLEN] + k] else 0
+    if state != 1 or not threat:
+        return state, -1
+    first = S[C_SC] + k * S[N_SB]
+    return state, to_int(np.bitwise_and.reduce(ws.C[first:first + I[S[I_SLEN] + k]], axis=0))
 
 
 _WIRES: dict[int, np.ndarray] = {}

@@ -1,0 +1,234 @@
+"""Resistance on the graph of virtual connections (Six's and Wolve's circuit).
+
+Where ``resistance`` lays its circuit on the board (neighbouring cells conduct, and a
+colour's virtual connections are added as wires), this circuit is the H-search's graph: for
+each colour its nodes are its groups, the empty cells and its two edges, and two nodes are
+joined wherever the H-search (``knowledge.hsearch``, with connections between empty cells
+derived too) found a full connection between them.  A link between two empty cells
+conducts 1, one between an empty cell and a group or edge 2, one between two groups
+nothing (a group touching an edge is the edge's node).  So a bridge or an edge template
+from an empty cell counts as adjacency: a cell's distance is counted in safe steps, not in
+cells.  The score is log(R_opponent / R_own), as in ``resistance``.
+
+The circuit is a dense Laplacian of at most cells + 2 nodes, solved by one compiled
+Cholesky (numba) straight from the H-search's workspace, so a position costs its two
+builds plus ~0.1 ms.  ``hexengine.kernels`` compiles it after the H-search; until then
+(or on boards the compiled H-search does not take) ``connected`` falls back to
+``resistance.connected``.
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import numpy as np
+
+from ..geometry import Geometry
+from ..kernels import Ready
+from ..knowledge import hsearch, vc
+from ..knowledge.hsearch import (C_FC, C_T, I_FLEN, I_PA, I_PB, N_CELLS, N_FB, R_EMPTY,
+                                 ST_SLOTS)
+from . import resistance
+
+ready = Ready()
+
+EMPTY_TO_EMPTY = 1.0
+EMPTY_TO_COLOUR = 2.0
+LEAK = 1e-9  # to ground at every node: an isolated node keeps the matrix regular
+CUT = 1e6  # a resistance above this is a cut: the colour cannot join its edges
+LIMITS = vc.WIDE_LIMITS  # Benzene's H-search: connections between empty cells too
+
+
+def graph_resistance(C, I, S, is_group, G, idx, rep):
+    """The resistance between the colour's edges in the circuit of the build held in
+    (C, I, S) (see ``hsearch.Workspace``); ``G``, ``idx`` and ``rep`` are scratch arrays
+    (nodes × nodes, nodes, nodes).  Returns CUT or more when the edges are cut apart."""
+    mi = S[N_CELLS]
+    nn = mi + 2
+    t = S[C_T]
+    empty = t + R_EMPTY
+    fc = S[C_FC]
+    fb = S[N_FB]
+    flen = S[I_FLEN]
+    slots = S[ST_SLOTS]
+    w = C.shape[1]
+    for x in range(nn):
+        rep[x] = x
+    # a group touching an edge (a full connection with an empty carrier) is the edge's node
+    for k in range(slots):
+        if I[flen + k] == 0:
+            continue
+        a = I[S[I_PA] + k]
+        b = I[S[I_PB] + k]
+        if (a < mi and is_group[a] == 0) or (b < mi and is_group[b] == 0):
+            continue
+        r = fc + k * fb
+        touching = True
+        for x in range(w):
+            if C[r, x]:
+                touching = False
+                break
+        if touching:
+            ra = a
+            while rep[ra] != ra:
+                ra = rep[ra]
+            rb = b
+            while rep[rb] != rb:
+                rb = rep[rb]
+            if ra != rb:
+                if ra >= mi:  # an edge stays the representative
+                    rep[rb] = ra
+                else:
+                    rep[ra] = rb
+    for x in range(nn):
+        r = x
+        while rep[r] != r:
+            r = rep[r]
+        rep[x] = r
+    goal = rep[mi + 1]
+    start = rep[mi]
+    if start == goal:
+        return 0.0
+    n = 0
+    for x in range(nn):
+        idx[x] = -1
+    idx[start] = 0
+    n = 1
+    for c in range(mi):
+        if rep[c] == c and c != goal and c != start and (
+                is_group[c] or (C[empty, c >> 6] >> np.uint64(c & 63)) & np.uint64(1)):
+            idx[c] = n
+            n += 1
+    for i in range(n):
+        for j in range(n):
+            G[i, j] = 0.0
+        G[i, i] = LEAK
+    for k in range(slots):
+        if I[flen + k] == 0:
+            continue
+        a = I[S[I_PA] + k]
+        b = I[S[I_PB] + k]
+        ea = a < mi and is_group[a] == 0
+        eb = b < mi and is_group[b] == 0
+        if ea and eb:
+            g = EMPTY_TO_EMPTY
+        elif ea or eb:
+            g = EMPTY_TO_COLOUR
+        else:
+            continue
+        ia = idx[rep[a]]
+        ib = idx[rep[b]]
+        if ia >= 0:
+            G[ia, ia] += g
+        if ib >= 0:
+            G[ib, ib] += g
+        if ia >= 0 and ib >= 0:
+            G[ia, ib] -= g
+            G[ib, ia] -= g
+    # Cholesky in place (lower), then solve G v = e_0 and return v[0]
+    for j in range(n):
+        s = G[j, j]
+        for k in range(j):
+            s -= G[j, k] * G[j, k]
+        if s <= 0.0:
+            return CUT
+        d = math.sqrt(s)
+        G[j, j] = d
+        for i in range(j + 1, n):
+            s = G[i, j]
+            for k in range(j):
+                s -= G[i, k] * G[j, k]
+            G[i, j] = s / d
+    # forward L y = e_0, then back L^T v = y
+    vec = np.empty(n)
+    vec[0] = 1.0 / G[0, 0]
+    for i in range(1, n):
+        s = 0.0
+        for k in range(i):
+            s -= G[i, k] * vec[k]
+        vec[i] = s / G[i, i]
+    for i in range(n - 1, -1, -1):
+        s = vec[i]
+        for k in range(i + 1, n):
+            s -= G[k, i] * vec[k]
+        vec[i] = s / G[i, i]
+    return vec[0]
+
+
+_kernel = graph_resistance
+
+
+def load(jit) -> None:
+    """Compile the kernel with ``jit`` (numba.njit) and try it once; ready when it works."""
+    global _kernel
+    from ..geometry import geometry
+    try:
+        _kernel = jit(graph_resistance)
+        geo = geometry(3, 3)
+        _resistances(geo, [1 << geo.cells[4], 0], LIMITS)
+    except Exception:  # pragma: no cover - a broken install: the board circuit it is
+        return
+    ready.set()
+
+
+_SCRATCH: dict[int, tuple] = {}
+
+
+def _scratch(geo: Geometry) -> tuple:
+    nn = geo.max_index + 2
+    arrays = _SCRATCH.get(nn)
+    if arrays is None:
+        arrays = _SCRATCH[nn] = (np.zeros((nn, nn)), np.zeros(nn, np.int64),
+                                 np.zeros(nn, np.int64))
+    return arrays
+
+
+def _resistances(geo: Geometry, stones: list, limits) -> tuple[list, list, list]:
+    """Both colours' (resistance, what joins their edges, threat carrier) from one build
+    each: ``hsearch.edge_state`` says what joins the edges."""
+    G, idx, rep = _scratch(geo)
+    r, edges, threats = [0.0, 0.0], [0, 0], [-1, -1]
+    for colour in (0, 1):
+        ws = hsearch.run(geo, stones, colour, limits)
+        edges[colour], threats[colour] = hsearch.edge_state(ws)
+        r[colour] = float(_kernel(ws.C, ws.I, ws.S, ws.is_group, G, idx, rep))
+    return r, edges, threats
+
+
+def usable(geo: Geometry) -> bool:
+    """Whether this circuit answers on ``geo`` (else ``connected`` is the board circuit's)."""
+    return ready() and hsearch.usable(geo)
+
+
+def connected(geo: Geometry, stones: list, colour: int,
+              limits: Optional[vc.Limits] = None) -> tuple[float, int, int, int]:
+    """As ``resistance.connected`` (score, what joins ``colour``'s edges, what joins the
+    opponent's, the mustplay), the score from this circuit."""
+    if not usable(geo):
+        return resistance.connected(geo, stones, colour, None, limits)
+    empty = geo.mask & ~(stones[0] | stones[1])
+    (r_b, r_w), edges, threats = _resistances(geo, stones, limits or LIMITS)
+    own, opp = edges[colour], edges[1 - colour]
+    must = 0 if opp == 2 else empty & threats[1 - colour]
+    if own == 2 or opp == 2:
+        return (resistance.CLAMP if own == 2 else -resistance.CLAMP), own, opp, must
+    r_own, r_opp = (r_b, r_w) if colour == 0 else (r_w, r_b)
+    return score(r_own, r_opp), own, opp, must
+
+
+def score(r_own: float, r_opp: float) -> float:
+    """log(R_opp / R_own), clamped; a cut colour's resistance is infinite."""
+    own_cut, opp_cut = r_own >= CUT, r_opp >= CUT
+    if own_cut or opp_cut:
+        return 0.0 if own_cut and opp_cut else (
+            -resistance.CLAMP if own_cut else resistance.CLAMP)
+    if r_own <= 0.0:
+        return resistance.CLAMP
+    if r_opp <= 0.0:
+        return -resistance.CLAMP
+    return max(-resistance.CLAMP, min(resistance.CLAMP, math.log(r_opp / r_own)))
+
+
+def evaluate(geo: Geometry, stones: list, colour: int) -> float:
+    """The score of ``connected`` for ``colour`` to move (no fill-in: the search fills)."""
+    return connected(geo, stones, colour)[0]

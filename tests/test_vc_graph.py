@@ -1,0 +1,128 @@
+"""The circuit on the H-search's graph (``evaluation.vc_graph``): the compiled solve against a
+dense numpy solve of the same graph read pair by pair, known positions, and play over HTP."""
+import math
+import random
+
+import numpy as np
+import pytest
+
+from hexengine.board import BLACK, WHITE, Board
+from hexengine.evaluation import resistance, vc_graph
+from hexengine.knowledge import vc
+
+
+def _position(size, black=(), white=()):
+    board = Board(size)
+    for name in black:
+        board.play(board.parse_move(name), BLACK)
+    for name in white:
+        board.play(board.parse_move(name), WHITE)
+    return board
+
+
+def _reference_resistance(geo, stones, colour):
+    """The same circuit built independently: every node pair with a full connection
+    (``Connections.full_pairs``), groups touching an edge merged into it, a dense solve
+    (positions without a winner: no group touches both edges)."""
+    conns = vc.build(geo, stones, colour, vc_graph.LIMITS)
+    empty = geo.mask & ~(stones[0] | stones[1])
+    start, goal = geo.edges[colour]
+    node_of = {}
+    for gid, cells in conns.groups.items():
+        node_of[gid] = vc.EDGE_START if cells & start else vc.EDGE_GOAL if cells & goal else gid
+    nodes = {vc.EDGE_START: 0, vc.EDGE_GOAL: 1}
+    for cell in geo.iter_bits(empty):
+        nodes[cell] = len(nodes)
+    for gid, node in node_of.items():
+        if node == gid:
+            nodes[gid] = len(nodes)
+    n = len(nodes)
+    lap = np.zeros((n, n))
+    for a, b in conns.full_pairs():
+        empty_a = a >= 0 and (empty >> a) & 1
+        empty_b = b >= 0 and (empty >> b) & 1
+        if not (empty_a or empty_b):
+            continue
+        g = 1.0 if empty_a and empty_b else 2.0
+        i, j = nodes[node_of.get(a, a)], nodes[node_of.get(b, b)]
+        lap[i, i] += g
+        lap[j, j] += g
+        lap[i, j] -= g
+        lap[j, i] -= g
+    keep = [k for k in range(n) if k != 1]  # the goal edge is grounded
+    sub = lap[np.ix_(keep, keep)] + vc_graph.LEAK * np.eye(n - 1)
+    current = np.zeros(n - 1)
+    current[0] = 1.0
+    return float(np.linalg.solve(sub, current)[0])
+
+
+def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph():
+    from hexengine import kernels
+    kernels.start(wait=True)
+    assert vc_graph.ready()
+    rng = random.Random(5)
+    compared = 0
+    for size in (3, 5, 7, 9):
+        for _ in range(25):
+            board = Board(size)
+            cells = list(board.geo.cells)
+            rng.shuffle(cells)
+            for cell in cells[:rng.randint(0, len(cells) // 2)]:
+                board.play(cell, rng.randint(0, 1))
+            if board.winner() is not None:
+                continue
+            (r_b, r_w), _, _ = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)
+            for colour, r in ((BLACK, r_b), (WHITE, r_w)):
+                expected = _reference_resistance(board.geo, board.stones, colour)
+                if expected >= vc_graph.CUT or r >= vc_graph.CUT:
+                    assert expected >= vc_graph.CUT and r >= vc_graph.CUT
+                else:
+                    assert r == pytest.approx(expected, rel=1e-6, abs=1e-9)
+                compared += 1
+    assert compared > 150
+
+
+def test_a_central_stone_outscores_an_edge_stone_and_the_empty_board_is_even():
+    from hexengine import kernels
+    kernels.start(wait=True)
+
+    def score(*black):
+        board = _position(9, black)
+        return vc_graph.connected(board.geo, board.stones, BLACK)[0]
+
+    assert score() == pytest.approx(0.0, abs=1e-9)
+    assert score("e5") > score("e2") > score("a1") > 0
+    assert score("e5") > score("a5")
+
+
+def test_an_edge_to_edge_chain_of_templates_and_bridges_is_a_win():
+    # d2 (template II to the top), bridges d2-c4 and c4-b6, b6 (template II to the bottom)
+    from hexengine import kernels
+    kernels.start(wait=True)
+    board = _position(7, ["d2", "c4", "b6"], ["g7"])
+    value, own, opp, must = vc_graph.connected(board.geo, board.stones, BLACK)
+    assert (value, own) == (resistance.CLAMP, 2)
+    value, own, opp, must = vc_graph.connected(board.geo, board.stones, WHITE)
+    assert (value, opp, must) == (-resistance.CLAMP, 2, 0)
+    # 5x5: c2 and b4 (templates II to their edges) bridged over b3/c3; white takes b3, so
+    # black's one semi connection has the key c3, which white must take
+    broken = _position(5, ["c2", "b4"], ["b3"])
+    value, own, opp, must = vc_graph.connected(broken.geo, broken.stones, WHITE)
+    assert opp == 1 and math.isfinite(value) and abs(value) < resistance.CLAMP
+    assert must >> broken.parse_move("c3") & 1
+    assert not must >> broken.parse_move("e5") & 1
+
+
+def test_plays_over_htp_inside_its_budget(make_engine):
+    engine = make_engine("--time", "0.5")
+    engine.ok("boardsize 9")
+    engine.ok("param_hexengine evaluation vc-graph")
+    engine.ok("play b c1")
+    for colour in ("w", "b", "w"):
+        legal = engine.ok("all_legal_moves").split()
+        ok, move, elapsed = engine.timed(f"genmove {colour}")
+        assert ok and move in legal
+        assert move not in engine.ok("all_legal_moves").split()  # it was played
+        assert elapsed < 0.5 + 0.5, f"{elapsed:.2f}s for a 0.5 s budget"
+    assert "[list/" in engine.ok("param_hexengine") and "vc-graph" in engine.ok(
+        "param_hexengine")
