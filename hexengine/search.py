@@ -26,7 +26,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 ANALYSIS_SHARE = 0.25  # of the time budget, at most, for the root's fill-in and H-searches
 REFRESH_SHARE = 0.3  # rebuild connections below the root when one per root move fits this
 MIN_ITERATION_SHARE = 0.05  # of the budget: less left than this, no new iteration starts
-ORDERINGS = ("auto", "current", "connected", "path")
+ORDERINGS = ("auto", "current", "connected", "graph", "path")
 # evaluations whose leaves (and nodes) read their own H-search
 CONNECTED_EVALUATIONS = ("vc-resistance", "vc-graph")
 
@@ -100,7 +100,9 @@ class Searcher:
                 else "path"
         # "connected": by current too, in circuits wired with the node's own connections
         self.connected_order = ordering == "connected"
-        self.ordering = "current" if self.connected_order else ordering
+        # "graph": by current too, in the circuits on each node's H-search graph (Wolve's)
+        self.graph_order = ordering == "graph"
+        self.ordering = "current" if self.connected_order or self.graph_order else ordering
         self.rank_cache: dict[int, list[int]] = {}  # Zobrist key -> cells by current
         self.tt_size = tt_size
         self.width = width
@@ -404,9 +406,12 @@ class Searcher:
         ranked = self.rank_cache.get(key)
         if ranked is None:
             links = self.links
-            if self.connected_order and resistance.hsearch.usable(self.geo):
-                links = resistance.fresh_links(self.geo, self.stones)
-            ranked = resistance.rank_moves(self.geo, self.stones, colour, links)
+            if self.graph_order:
+                ranked = vc_graph.rank_moves(self.geo, self.stones)
+            else:
+                if self.connected_order and resistance.hsearch.usable(self.geo):
+                    links = resistance.fresh_links(self.geo, self.stones)
+                ranked = resistance.rank_moves(self.geo, self.stones, colour, links)
             if len(self.rank_cache) >= self.eval_cache_size // 4:
                 self.rank_cache.clear()
             self.rank_cache[key] = ranked

@@ -71,7 +71,7 @@ def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph():
                 board.play(cell, rng.randint(0, 1))
             if board.winner() is not None:
                 continue
-            (r_b, r_w), _, _ = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)
+            (r_b, r_w), *_ = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)
             for colour, r in ((BLACK, r_b), (WHITE, r_w)):
                 expected = _reference_resistance(board.geo, board.stones, colour)
                 if expected >= vc_graph.CUT or r >= vc_graph.CUT:
@@ -126,3 +126,15 @@ def test_plays_over_htp_inside_its_budget(make_engine):
         assert elapsed < 0.5 + 0.5, f"{elapsed:.2f}s for a 0.5 s budget"
     assert "[list/" in engine.ok("param_hexengine") and "vc-graph" in engine.ok(
         "param_hexengine")
+
+
+def test_graph_order_ranks_the_only_crossing_first():
+    # c3 is black's one gap and white's one way across column c (unlike the board circuit,
+    # the graph joins the dead corner a1 to whatever black's top group reaches: the search
+    # fills such cells in before it asks)
+    from hexengine import kernels
+    kernels.start(wait=True)
+    board = _position(5, ["c1", "c2", "c4", "c5", "b1"], ["a2", "e3"])
+    ranked = vc_graph.rank_moves(board.geo, board.stones)
+    assert board.move_name(ranked[0]) == "c3"
+    assert sorted(ranked) == sorted(board.geo.iter_bits(board.empty))

@@ -39,10 +39,13 @@ CUT = 1e6  # a resistance above this is a cut: the colour cannot join its edges
 LIMITS = vc.WIDE_LIMITS  # Benzene's H-search: connections between empty cells too
 
 
-def graph_resistance(C, I, S, is_group, G, idx, rep):
+def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
     """The resistance between the colour's edges in the circuit of the build held in
     (C, I, S) (see ``hsearch.Workspace``); ``G``, ``idx`` and ``rep`` are scratch arrays
-    (nodes × nodes, nodes, nodes).  Returns CUT or more when the edges are cut apart."""
+    (nodes × nodes, nodes, nodes).  Returns CUT or more when the edges are cut apart.
+    With ``flows``, adds to ``flow[cell]`` the current through each empty cell (a unit
+    current from edge to edge: what flows in at a cell flows out again, so half the sum
+    over its links)."""
     mi = S[N_CELLS]
     nn = mi + 2
     t = S[C_T]
@@ -152,6 +155,29 @@ def graph_resistance(C, I, S, is_group, G, idx, rep):
         for k in range(i + 1, n):
             s -= G[k, i] * vec[k]
         vec[i] = s / G[i, i]
+    if flows and vec[0] < CUT:
+        for k in range(slots):
+            if I[flen + k] == 0:
+                continue
+            a = I[S[I_PA] + k]
+            b = I[S[I_PB] + k]
+            ea = a < mi and is_group[a] == 0
+            eb = b < mi and is_group[b] == 0
+            if ea and eb:
+                g = EMPTY_TO_EMPTY
+            elif ea or eb:
+                g = EMPTY_TO_COLOUR
+            else:
+                continue
+            ia = idx[rep[a]]
+            ib = idx[rep[b]]
+            va = vec[ia] if ia >= 0 else 0.0
+            vb = vec[ib] if ib >= 0 else 0.0
+            current = 0.5 * g * abs(va - vb)
+            if ea:
+                flow[a] += current
+            if eb:
+                flow[b] += current
     return vec[0]
 
 
@@ -165,7 +191,7 @@ def load(jit) -> None:
     try:
         _kernel = jit(graph_resistance)
         geo = geometry(3, 3)
-        _resistances(geo, [1 << geo.cells[4], 0], LIMITS)
+        _resistances(geo, [1 << geo.cells[4], 0], LIMITS, True)
     except Exception:  # pragma: no cover - a broken install: the board circuit it is
         return
     ready.set()
@@ -179,20 +205,23 @@ def _scratch(geo: Geometry) -> tuple:
     arrays = _SCRATCH.get(nn)
     if arrays is None:
         arrays = _SCRATCH[nn] = (np.zeros((nn, nn)), np.zeros(nn, np.int64),
-                                 np.zeros(nn, np.int64))
+                                 np.zeros(nn, np.int64), np.zeros(nn))
     return arrays
 
 
-def _resistances(geo: Geometry, stones: list, limits) -> tuple[list, list, list]:
-    """Both colours' (resistance, what joins their edges, threat carrier) from one build
-    each: ``hsearch.edge_state`` says what joins the edges."""
-    G, idx, rep = _scratch(geo)
+def _resistances(geo: Geometry, stones: list, limits,
+                 flows: bool = False) -> tuple[list, list, list, np.ndarray]:
+    """Both colours' resistance, what joins their edges and their threat carrier (as
+    ``hsearch.edge_state`` reads them), from one build each; and, with ``flows``, the
+    current through each cell summed over both circuits (``flow[cell]``)."""
+    G, idx, rep, flow = _scratch(geo)
+    flow[:] = 0.0
     r, edges, threats = [0.0, 0.0], [0, 0], [-1, -1]
     for colour in (0, 1):
         ws = hsearch.run(geo, stones, colour, limits)
         edges[colour], threats[colour] = hsearch.edge_state(ws)
-        r[colour] = float(_kernel(ws.C, ws.I, ws.S, ws.is_group, G, idx, rep))
-    return r, edges, threats
+        r[colour] = float(_kernel(ws.C, ws.I, ws.S, ws.is_group, G, idx, rep, flow, flows))
+    return r, edges, threats, flow
 
 
 def usable(geo: Geometry) -> bool:
@@ -207,7 +236,7 @@ def connected(geo: Geometry, stones: list, colour: int,
     if not usable(geo):
         return resistance.connected(geo, stones, colour, None, limits)
     empty = geo.mask & ~(stones[0] | stones[1])
-    (r_b, r_w), edges, threats = _resistances(geo, stones, limits or LIMITS)
+    (r_b, r_w), edges, threats, _ = _resistances(geo, stones, limits or LIMITS)
     own, opp = edges[colour], edges[1 - colour]
     must = 0 if opp == 2 else empty & threats[1 - colour]
     if own == 2 or opp == 2:
@@ -232,3 +261,14 @@ def score(r_own: float, r_opp: float) -> float:
 def evaluate(geo: Geometry, stones: list, colour: int) -> float:
     """The score of ``connected`` for ``colour`` to move (no fill-in: the search fills)."""
     return connected(geo, stones, colour)[0]
+
+
+def rank_moves(geo: Geometry, stones: list) -> list[int]:
+    """The empty cells by the current through them in both colours' circuits, most first
+    (Wolve's move order; cells no current reaches, such as dead ones, last)."""
+    if not usable(geo):
+        return resistance.rank_moves(geo, stones, 0)
+    *_, flow = _resistances(geo, stones, LIMITS, True)
+    cells = list(geo.iter_bits(geo.mask & ~(stones[0] | stones[1])))
+    cells.sort(key=lambda c: -flow[c])
+    return cells
