@@ -35,7 +35,7 @@ class Settings:
     evaluation: str = DEFAULT_EVALUATION
     max_time: float = 10.0
     max_depth: int = 64
-    width: int = 6
+    width: int = 15  # Wolve's ply width (README, Strength)
     ply_widths: str = "none"  # widths of plies 1, 2, ... below the root ("10,8"); then width
     root_width: int = 0  # root moves kept past depth 2, best first (0: every one)
     quiescence: bool = False  # leaves also score the answer that restores a broken bridge

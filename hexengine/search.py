@@ -96,8 +96,8 @@ class Searcher:
         # resistance circuits; "path": cells on the shortest paths first.  "auto" takes the
         # current when the evaluation is resistance, whose solve it shares.
         if ordering == "auto":
-            ordering = "current" if evaluation in ("resistance",) + CONNECTED_EVALUATIONS \
-                else "path"
+            ordering = "graph" if evaluation == "vc-graph" else "current" if evaluation in (
+                "resistance", "vc-resistance") else "path"
         # "connected": by current too, in circuits wired with the node's own connections
         self.connected_order = ordering == "connected"
         # "graph": by current too, in the circuits on each node's H-search graph (Wolve's)

@@ -119,8 +119,8 @@ def test_finds_bridge_based_win_two_moves_deep(engine, defence, finish):
     assert engine.ok("final_score") == "B+"
 
 
-@pytest.mark.parametrize("evaluation", ["resistance", "vc-resistance", "two-distance",
-                                        "shortest-path"])
+@pytest.mark.parametrize("evaluation", ["resistance", "vc-resistance", "vc-graph",
+                                        "two-distance", "shortest-path"])
 @pytest.mark.parametrize("size", [19, 28, 52])
 def test_big_boards_answer_inside_budget(make_engine, evaluation, size):
     engine = make_engine("--time", "0.5", "--eval", evaluation)
@@ -143,4 +143,5 @@ def test_uses_most_of_its_budget_in_a_middle_game(make_engine):
     assert ok and move
     assert 2.0 < elapsed < 4.5, f"{elapsed:.2f}s for a 4 s budget"
     info = engine.ok("hexengine-info")
-    assert int(info.split()[1]) >= 4, info
+    # (the default's nodes each build their H-search: depth 3 here, ~200-500 nodes/s)
+    assert int(info.split()[1]) >= 3, info

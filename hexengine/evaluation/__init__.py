@@ -25,9 +25,9 @@ EVALUATIONS: dict[str, Evaluation] = {
     "vc-graph": vc_graph.evaluate,
 }
 
-DEFAULT_EVALUATION = "vc-resistance"  # resistance won the 9x9 tournament; wired with each
-# leaf's own connections it beat it 25-15 and scored 17/80 against Wolve to its 10/80
-# (README, Strength)
+DEFAULT_EVALUATION = "vc-graph"  # Wolve's circuit on each node's H-search graph; with width
+# 15, the solver from 20 stones and the graph's move order it won 15, 8, 8, 16 and then
+# 13, 13, ... of 40 against Wolve where vc-resistance won 11, 6, 13, 7 (README, Strength)
 
 
 def register(name: str, function: Evaluation) -> None:
