@@ -405,10 +405,10 @@ class Searcher:
         key = self.hash ^ (SIDE_KEY if colour else 0)
         ranked = self.rank_cache.get(key)
         if ranked is None:
-            links = self.links
             if self.graph_order:
                 ranked = vc_graph.rank_moves(self.geo, self.stones)
             else:
+                links = self.links
                 if self.connected_order and resistance.hsearch.usable(self.geo):
                     links = resistance.fresh_links(self.geo, self.stones)
                 ranked = resistance.rank_moves(self.geo, self.stones, colour, links)

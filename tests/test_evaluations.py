@@ -172,7 +172,7 @@ def test_nearly_connected_colour_scores_higher(name):
     assert evaluate(board.geo, board.stones, WHITE) < 0
 
 
-def _position(size, black, white):
+def _position(size, black=(), white=()):
     board = Board(size)
     for name in black:
         board.play(board.parse_move(name), BLACK)

@@ -9,15 +9,7 @@ import pytest
 from hexengine.board import BLACK, WHITE, Board
 from hexengine.evaluation import resistance, vc_graph
 from hexengine.knowledge import vc
-
-
-def _position(size, black=(), white=()):
-    board = Board(size)
-    for name in black:
-        board.play(board.parse_move(name), BLACK)
-    for name in white:
-        board.play(board.parse_move(name), WHITE)
-    return board
+from tests.test_evaluations import _position
 
 
 def _reference_resistance(geo, stones, colour):

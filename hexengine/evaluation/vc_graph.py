@@ -39,6 +39,25 @@ CUT = 1e6  # a resistance above this is a cut: the colour cannot join its edges
 LIMITS = vc.WIDE_LIMITS  # Benzene's H-search: connections between empty cells too
 
 
+def _root(rep, x):
+    """The representative of ``x`` in the union-find ``rep``."""
+    while rep[x] != x:
+        x = rep[x]
+    return x
+
+
+def _link(I, S, is_group, k):
+    """(a, b, conductance) of the node pair of slot ``k``: 1 between two empty cells, 2
+    between an empty cell and a group or edge, 0 between two groups or edges."""
+    mi = S[N_CELLS]
+    a = I[S[I_PA] + k]
+    b = I[S[I_PB] + k]
+    ea = a < mi and is_group[a] == 0
+    eb = b < mi and is_group[b] == 0
+    g = EMPTY_TO_EMPTY if ea and eb else EMPTY_TO_COLOUR if ea or eb else 0.0
+    return a, b, g
+
+
 def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
     """The resistance between the colour's edges in the circuit of the build held in
     (C, I, S) (see ``hsearch.Workspace``); ``G``, ``idx`` and ``rep`` are scratch arrays
@@ -61,9 +80,8 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
     for k in range(slots):
         if I[flen + k] == 0:
             continue
-        a = I[S[I_PA] + k]
-        b = I[S[I_PB] + k]
-        if (a < mi and is_group[a] == 0) or (b < mi and is_group[b] == 0):
+        a, b, g = _link(I, S, is_group, k)
+        if g != 0.0:
             continue
         r = fc + k * fb
         touching = True
@@ -72,27 +90,19 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
                 touching = False
                 break
         if touching:
-            ra = a
-            while rep[ra] != ra:
-                ra = rep[ra]
-            rb = b
-            while rep[rb] != rb:
-                rb = rep[rb]
+            ra = _root(rep, a)
+            rb = _root(rep, b)
             if ra != rb:
                 if ra >= mi:  # an edge stays the representative
                     rep[rb] = ra
                 else:
                     rep[ra] = rb
     for x in range(nn):
-        r = x
-        while rep[r] != r:
-            r = rep[r]
-        rep[x] = r
+        rep[x] = _root(rep, x)
     goal = rep[mi + 1]
     start = rep[mi]
     if start == goal:
         return 0.0
-    n = 0
     for x in range(nn):
         idx[x] = -1
     idx[start] = 0
@@ -109,15 +119,8 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
     for k in range(slots):
         if I[flen + k] == 0:
             continue
-        a = I[S[I_PA] + k]
-        b = I[S[I_PB] + k]
-        ea = a < mi and is_group[a] == 0
-        eb = b < mi and is_group[b] == 0
-        if ea and eb:
-            g = EMPTY_TO_EMPTY
-        elif ea or eb:
-            g = EMPTY_TO_COLOUR
-        else:
+        a, b, g = _link(I, S, is_group, k)
+        if g == 0.0:
             continue
         ia = idx[rep[a]]
         ib = idx[rep[b]]
@@ -159,24 +162,17 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
         for k in range(slots):
             if I[flen + k] == 0:
                 continue
-            a = I[S[I_PA] + k]
-            b = I[S[I_PB] + k]
-            ea = a < mi and is_group[a] == 0
-            eb = b < mi and is_group[b] == 0
-            if ea and eb:
-                g = EMPTY_TO_EMPTY
-            elif ea or eb:
-                g = EMPTY_TO_COLOUR
-            else:
+            a, b, g = _link(I, S, is_group, k)
+            if g == 0.0:
                 continue
             ia = idx[rep[a]]
             ib = idx[rep[b]]
             va = vec[ia] if ia >= 0 else 0.0
             vb = vec[ib] if ib >= 0 else 0.0
             current = 0.5 * g * abs(va - vb)
-            if ea:
+            if a < mi and is_group[a] == 0:
                 flow[a] += current
-            if eb:
+            if b < mi and is_group[b] == 0:
                 flow[b] += current
     return vec[0]
 
@@ -186,9 +182,10 @@ _kernel = graph_resistance
 
 def load(jit) -> None:
     """Compile the kernel with ``jit`` (numba.njit) and try it once; ready when it works."""
-    global _kernel
+    global _kernel, _root, _link
     from ..geometry import geometry
     try:
+        _root, _link = jit(_root), jit(_link)  # callees first
         _kernel = jit(graph_resistance)
         geo = geometry(3, 3)
         _resistances(geo, [1 << geo.cells[4], 0], LIMITS, True)
