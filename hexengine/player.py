@@ -35,7 +35,7 @@ class Settings:
     evaluation: str = DEFAULT_EVALUATION
     max_time: float = 10.0
     max_depth: int = 64
-    width: int = 15  # Wolve's ply width (README, Strength)
+    width: int = 15  # Wolve's ply width (docs/strength.md)
     ply_widths: str = "none"  # widths of plies 1, 2, ... below the root ("10,8"); then width
     root_width: int = 0  # root moves kept past depth 2, best first (0: every one)
     quiescence: bool = False  # leaves also score the answer that restores a broken bridge
@@ -52,7 +52,7 @@ class Settings:
     # the solver with a share of its budget
     solver_share: float = SOLVE_SHARE  # that share on boards larger than 6x6
     wire: float = resistance.STRONG  # conductance of a virtual connection from a stone
-    tempo: float = 0.5  # added to a leaf's static value for the side to move (README, Strength)
+    tempo: float = 0.5  # added to a leaf's static value for the side to move (docs/strength.md)
     wide_plies: int = 0  # nodes this many plies below the root build the wide H-search
 
     def set(self, name: str, text: str) -> None:

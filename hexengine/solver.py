@@ -739,9 +739,9 @@ SMALL_BOARD_SHARE = 0.8
 # Up to 9x9 the solver tries at every move once EARLY_STONES stones are down: on 9x9 it
 # proves most games against Wolve decided between moves 9 and 27, in 0.02 to 1.5 s, so a
 # won position is seen there and kept, and the moves it proved to lose are kept from the
-# search's root (README, Solver).  From 20 stones, not 8: before that it rarely proves
-# anything, and the search, whose nodes each build their H-search, needs the time (README,
-# Strength).  Larger boards are unmeasured: they keep the rule above.
+# search's root (docs/solver.md).  From 20 stones, not 8: before that it rarely proves
+# anything, and the search, whose nodes each build their H-search, needs the time
+# (docs/strength.md).  Larger boards are unmeasured: they keep the rule above.
 EARLY_BOARD_CELLS = 81
 EARLY_STONES = 20
 

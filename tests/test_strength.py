@@ -1,7 +1,7 @@
 """Strength: real games between configurations (in-process, through Player.genmove).
 
 The fast test runs in the default suite; the long matches are marked slow
-(``python -m pytest -m slow``).  Full match numbers live in the README, measured by scripts.
+(``python -m pytest -m slow``).  Full match numbers live in docs/strength.md, measured by scripts.
 """
 import pytest
 

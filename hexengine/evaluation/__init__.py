@@ -28,7 +28,7 @@ EVALUATIONS: dict[str, Evaluation] = {
 DEFAULT_EVALUATION = "vc-graph"  # Wolve's circuit on each node's H-search graph; with width
 # 15, the solver from 20 stones and the graph's move order it won 13, 13, 10 and 13 of 40
 # against Wolve on four opening sets, where vc-resistance won 11, 6, 13, 7 the same day
-# (README, Strength)
+# (docs/strength.md)
 
 
 def register(name: str, function: Evaluation) -> None:
