@@ -7,6 +7,8 @@ from typing import Iterator, Optional
 
 import click
 
+import hexengine
+
 from hexengine.evaluation import EVALUATIONS
 from hexengine.player import ALGORITHMS, ORDERINGS, Settings
 
@@ -68,6 +70,8 @@ def _stdin_lines() -> Iterator[bytes]:
 @click.option("--live-gfx/--no-live-gfx", default=False, show_default=True,
               help="During genmove, write a gogui-gfx block (PV, root scores, depth) after "
               "every finished iteration, for HexGui; never for match controllers.")
+@click.version_option(hexengine.__version__, "--version", prog_name="hexengine",
+                      message="%(prog)s %(version)s")
 def main(max_time: float, evaluation: str, algorithm: str, max_depth: int, width: int,
          ordering: str, seed: int, randomize: bool, knowledge: bool, allow_swap: bool,
          swap_style: str, log_file: Optional[str], quiet: bool, live_gfx: bool) -> None:

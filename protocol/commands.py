@@ -114,6 +114,7 @@ class Engine:
         self.swap_style = swap_style
         self.board = Board(11, 11, allow_swap=allow_swap)
         self.clock = GameClock()
+        self.setup_moves = 0  # the loaded game's setup stones, which undo cannot take back
         self.log = log
         self.log_file: Optional[str] = None  # None: the stream given as ``log``
         self.quiet = False
@@ -152,7 +153,6 @@ class Engine:
                 old.close()
             except (OSError, ValueError):
                 pass
-        self.setup_moves = 0  # the loaded game's setup stones, which undo cannot take back
 
     # --- dispatch -------------------------------------------------------------------------
     def handle(self, cmd: Command) -> str:

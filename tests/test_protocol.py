@@ -607,6 +607,26 @@ def test_undo_with_no_history(engine):
     assert "undo" in engine.error("undo")
 
 
+def test_undo_with_logs_on_stderr():
+    """Started with neither --log nor --quiet (logs on stderr, as HexGui starts it), undo
+    still takes the move back."""
+    script = "boardsize 5\nshowboard\nplay b a1\nundo\nshowboard\nquit\n"
+    done = subprocess.run(engine_command(), input=script, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    replies = done.stdout.split("\n\n")
+    assert [r[:1] for r in replies[:6]] == ["="] * 6, done.stdout
+    assert replies[1] == replies[4]  # the board before the move and after its undo
+
+
+def test_version_option():
+    done = subprocess.run(engine_command() + ["--version"], capture_output=True, text=True,
+                          timeout=60)
+    import hexengine
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"hexengine {hexengine.__version__}"
+
+
 def test_genmove_on_a_decided_or_full_board(engine):
     engine.ok("boardsize 2")
     for cmd in ("play b a1", "play b a2", "play w b1", "play w b2"):
