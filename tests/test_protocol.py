@@ -610,13 +610,13 @@ def test_undo_with_no_history(engine):
 def test_undo_with_logs_on_stderr():
     """Started with neither --log nor --quiet (logs on stderr, as HexGui starts it), undo
     still takes the move back."""
-    script = "boardsize 5\nshowboard\nplay b a1\nundo\nshowboard\nquit\n"
+    script = "showboard\nplay b a1\nundo\nshowboard\nquit\n"  # no boardsize first
     done = subprocess.run(engine_command(), input=script, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
     replies = done.stdout.split("\n\n")
-    assert [r[:1] for r in replies[:6]] == ["="] * 6, done.stdout
-    assert replies[1] == replies[4]  # the board before the move and after its undo
+    assert [r[:1] for r in replies[:5]] == ["="] * 5, done.stdout
+    assert replies[0] == replies[3]  # the board before the move and after its undo
 
 
 def test_version_option():
