@@ -20,9 +20,6 @@ from .solver import (EARLY_STONES, SOLVE_SHARE, Solver, knowledge_by_name,
                      solve_for_move)
 
 ALGORITHMS = ("alphabeta", "minimax", "random")
-# evaluations that solve the board circuit (its tables built at boardsize, its kernel
-# awaited by a fresh engine's first genmove)
-CIRCUIT_EVALUATIONS = ("resistance", "vc-resistance", "vc-graph")
 _NUMBER_RANGES = {"wire": (0.0, 1000.0), "tempo": (0.0, resistance.CLAMP),
                   "solver_share": (0.0, 1.0)}  # settings that
 # take any number in a range
@@ -190,7 +187,7 @@ class Player:
     def prepare(self, geo: Geometry) -> None:
         """Build the tables a board size needs (0.2 s at 52x52, more while the kernels
         load beside it) when the size is set, so that no genmove's clock pays for them."""
-        if self.settings.evaluation in CIRCUIT_EVALUATIONS:
+        if EVALUATIONS[self.settings.evaluation].circuit:
             resistance.prepare(geo)
 
     def genmove(self, board: Board, colour: int, seconds: float,
@@ -230,12 +227,13 @@ class Player:
             return SearchResult(solved.move, score, n, solved.nodes,
                                 time.monotonic() - started, solved.pv or [solved.move],
                                 proved=True)
-        if s.evaluation in CIRCUIT_EVALUATIONS:
+        spec = EVALUATIONS[s.evaluation]
+        if spec.circuit:
             # a just-started engine may still be loading its compiled kernels; the board
             # size's tables come first (built already if ``prepare`` was called)
             self.prepare(board.geo)
             kernels.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()),
-                         "circuit" if s.evaluation == "resistance" else "")
+                         spec.kernel)
         self.apply_settings()
         return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
                                       on_iteration, solved.losing if solved else 0)

@@ -27,8 +27,6 @@ ANALYSIS_SHARE = 0.25  # of the time budget, at most, for the root's fill-in and
 REFRESH_SHARE = 0.3  # rebuild connections below the root when one per root move fits this
 MIN_ITERATION_SHARE = 0.05  # of the budget: less left than this, no new iteration starts
 ORDERINGS = ("auto", "current", "connected", "graph", "path")
-# evaluations whose leaves (and nodes) read their own H-search
-CONNECTED_EVALUATIONS = ("vc-resistance", "vc-graph")
 
 
 class SearchAborted(Exception):
@@ -75,14 +73,14 @@ class Searcher:
                  tempo: float = 0.0, wide_plies: int = 0) -> None:
         if ordering not in ORDERINGS:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
-        self.evaluation_name = evaluation
-        self.evaluate = get_evaluation(evaluation)
+        spec = get_evaluation(evaluation)
+        self.evaluate = spec.evaluate
         # leaves read their H-search: wired into the board circuit, or as the circuit itself
-        self.connected_leaves = evaluation in CONNECTED_EVALUATIONS
-        self.graph_circuit = evaluation == "vc-graph"
+        self.connected_leaves = spec.connected
+        self.graph_circuit = spec.graph
+        self.root_wires = spec.root_wires
         # interior nodes read theirs (win in one, loss, mustplay) with either circuit
-        self.node_connections = knowledge and node_connections and evaluation in (
-            "resistance",) + CONNECTED_EVALUATIONS
+        self.node_connections = knowledge and node_connections and spec.circuit
         self.connection_cache: dict[int, tuple[float, int, int, int]] = {}
         # nodes up to this many plies below the root build with the wide limits (where the
         # root's build is the wide one), and so do the threats they pass down: Wolve's
@@ -94,10 +92,9 @@ class Searcher:
         self.node_links: Optional[resistance.Links] = None
         # "current": Six's and Wolve's order, by the current through each cell in both
         # resistance circuits; "path": cells on the shortest paths first.  "auto" takes the
-        # current when the evaluation is resistance, whose solve it shares.
+        # order the evaluation names (the current with a circuit, whose solve it shares).
         if ordering == "auto":
-            ordering = "graph" if evaluation == "vc-graph" else "current" if evaluation in (
-                "resistance", "vc-resistance") else "path"
+            ordering = spec.order
         # "connected": by current too, in circuits wired with the node's own connections
         self.connected_order = ordering == "connected"
         # "graph": by current too, in the circuits on each node's H-search graph (Wolve's)
@@ -169,7 +166,7 @@ class Searcher:
                 allowed = info.moves
                 if info.verdict != LOST:  # when lost, search for the most stubborn defence
                     self.threats = info.threats
-                if self.evaluation_name == "resistance":
+                if self.root_wires:
                     # the root's connections between groups and edges wire up the circuits
                     self.links = resistance.prepare_links(geo, info.links())
                     self.eval_cache.clear()  # values under other roots' wires

@@ -6,6 +6,7 @@ Every evaluation is a function ``evaluate(geo, stones, colour) -> float``: ``sto
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 from ..geometry import Geometry
@@ -14,16 +15,44 @@ from . import (adjacency, bridge_distance, centre_progress, resistance, shortest
 
 Evaluation = Callable[[Geometry, list, int], float]
 
-EVALUATIONS: dict[str, Evaluation] = {
-    "shortest-path": shortest_path.evaluate,
-    "bridge-distance": bridge_distance.evaluate,
-    "adjacency": adjacency.evaluate,
-    "centre-progress": centre_progress.evaluate,
-    "two-distance": two_distance.evaluate,
-    "resistance": resistance.evaluate,
-    "vc-resistance": resistance.evaluate_connected,
-    "vc-graph": vc_graph.evaluate,
-}
+
+@dataclass(frozen=True)
+class EvaluationSpec:
+    """An evaluation and what the search and player must know of it, so that no caller
+    checks evaluation names.  Calling the spec evaluates."""
+    name: str
+    evaluate: Evaluation
+    circuit: bool = False  # solves a resistance circuit: tables built per board size, a
+    # compiled kernel to await, and interior nodes that can read their own connections
+    root_wires: bool = False  # the root's connections wire the board circuit at every node
+    connected: bool = False  # leaves read their own H-search (a won or lost leaf is seen)
+    graph: bool = False  # the circuit is laid on the H-search's graph (Six's, Wolve's)
+    order: str = "path"  # the move order that ``ordering auto`` picks with it
+    kernel: str = ""  # the compiled kernel a fresh engine's genmove awaits ("": all)
+
+    def __call__(self, geo: Geometry, stones: list, colour: int) -> float:
+        return self.evaluate(geo, stones, colour)
+
+
+EVALUATIONS: dict[str, EvaluationSpec] = {}
+
+
+def register(name: str, function: Evaluation, **capabilities) -> None:
+    """Add an evaluation under ``name`` with its capabilities (EvaluationSpec's fields)."""
+    EVALUATIONS[name] = EvaluationSpec(name, function, **capabilities)
+
+
+register("shortest-path", shortest_path.evaluate)
+register("bridge-distance", bridge_distance.evaluate)
+register("adjacency", adjacency.evaluate)
+register("centre-progress", centre_progress.evaluate)
+register("two-distance", two_distance.evaluate)
+register("resistance", resistance.evaluate, circuit=True, root_wires=True, order="current",
+         kernel="circuit")
+register("vc-resistance", resistance.evaluate_connected, circuit=True, connected=True,
+         order="current")
+register("vc-graph", vc_graph.evaluate, circuit=True, connected=True, graph=True,
+         order="graph")
 
 DEFAULT_EVALUATION = "vc-graph"  # Wolve's circuit on each node's H-search graph; with width
 # 15, the solver from 20 stones and the graph's move order it won 13, 13, 10 and 13 of 40
@@ -31,11 +60,7 @@ DEFAULT_EVALUATION = "vc-graph"  # Wolve's circuit on each node's H-search graph
 # (docs/strength.md)
 
 
-def register(name: str, function: Evaluation) -> None:
-    EVALUATIONS[name] = function
-
-
-def get(name: str) -> Evaluation:
+def get(name: str) -> EvaluationSpec:
     """The evaluation called ``name``; KeyError lists the known ones."""
     try:
         return EVALUATIONS[name]
