@@ -15,8 +15,9 @@ from typing import Optional
 from .evaluation import get as get_evaluation
 from .evaluation import resistance, two_distance
 from .evaluation.shortest_path import NO_PATH, path_cells
+from .board import BLACK, WHITE
 from .geometry import Geometry
-from .knowledge import vc
+from .knowledge import analysis, vc
 
 
 @dataclass
@@ -191,3 +192,39 @@ def try_move(geo: Geometry, stones: list, colour: int, cell: int,
         (shortest_paths(geo, after, 0), shortest_paths(geo, after, 1)),
         float(evaluate(geo, list(stones), colour)), float(evaluate(geo, after, colour)))
 
+
+
+# HexGui's names of the edges, as (owner, the H-search's node for it)
+EDGES = {"north": (BLACK, vc.EDGE_START), "south": (BLACK, vc.EDGE_GOAL),
+         "west": (WHITE, vc.EDGE_START), "east": (WHITE, vc.EDGE_GOAL)}
+
+
+def static_value(geo: Geometry, stones: list, colour: int, evaluation: str) -> float:
+    """The static value of the position for ``colour`` by ``evaluation``."""
+    return float(get_evaluation(evaluation)(geo, stones, colour))
+
+
+def mustplay(geo: Geometry, stones: list, colour: int) -> int:
+    """The cells ``colour`` must play in (the intersection of the opponent's edge-to-edge
+    semi-connection carriers), as a bitboard."""
+    return vc.mustplay(geo, stones, colour)
+
+
+@dataclass
+class InferiorView:
+    """The inferior cells for the colour to move: cells filled as dead or captured (by the
+    colour they take), and moves pruned as vulnerable or dominated (each with the bitboard
+    of the moves that kill or dominate it)."""
+    dead_as: tuple[int, int]
+    captured: tuple[int, int]
+    vulnerable: dict[int, int]
+    dominated: dict[int, int]
+
+
+def inferior(geo: Geometry, stones: list, colour: int) -> InferiorView:
+    """The root analysis's fill-in and pruning, as the search sees them."""
+    report = analysis.inferior_report(geo, stones, colour)
+    inf = report.filled
+    return InferiorView((inf.dead_as[BLACK], inf.dead_as[WHITE]),
+                        (inf.captured[BLACK], inf.captured[WHITE]),
+                        dict(report.vulnerable), dict(report.dominated))

@@ -8,130 +8,15 @@ from __future__ import annotations
 import random
 import threading
 import time
-from dataclasses import dataclass, fields
 from typing import Callable, Optional
 
 from . import book, kernels
 from .board import Board
+from .evaluation import EVALUATIONS, resistance
 from .geometry import Geometry
-from .evaluation import DEFAULT_EVALUATION, EVALUATIONS, resistance
-from .search import ORDERINGS, WIN, Searcher, SearchResult, minimax_root
-from .solver import (EARLY_STONES, SOLVE_SHARE, Solver, knowledge_by_name,
-                     solve_for_move)
-
-ALGORITHMS = ("alphabeta", "minimax", "random")
-_NUMBER_RANGES = {"wire": (0.0, 1000.0), "tempo": (0.0, resistance.CLAMP),
-                  "solver_share": (0.0, 1.0)}  # settings that
-# take any number in a range
-
-
-@dataclass
-class Settings:
-    """Engine settings, shown and changed through ``param_hexengine``."""
-    algorithm: str = "alphabeta"
-    evaluation: str = DEFAULT_EVALUATION
-    max_time: float = 10.0
-    max_depth: int = 64
-    width: int = 15  # Wolve's ply width (docs/strength.md)
-    ply_widths: str = "none"  # widths of plies 1, 2, ... below the root ("10,8"); then width
-    root_width: int = 0  # root moves kept past depth 2, best first (0: every one)
-    quiescence: bool = False  # leaves also score the answer that restores a broken bridge
-    root_links: bool = True  # nodes' circuits also carry the root's full connections
-    ordering: str = "auto"
-    seed: int = 0
-    randomize: bool = False
-    tt_size: int = 1_000_000
-    knowledge: bool = True  # fill-in, connections and mustplay (hexengine.knowledge)
-    refresh_depth: int = 1  # plies below the root whose nodes rebuild the mover's connections
-    node_connections: bool = True  # interior nodes read their own H-search (resistance evals)
-    solver_time: float = 60.0
-    solver_from: int = EARLY_STONES  # stones on the board (up to 9x9) before genmove tries
-    # the solver with a share of its budget
-    solver_share: float = SOLVE_SHARE  # that share on boards larger than 6x6
-    wire: float = resistance.STRONG  # conductance of a virtual connection from a stone
-    tempo: float = 0.5  # added to a leaf's static value for the side to move (docs/strength.md)
-    wide_plies: int = 0  # nodes this many plies below the root build the wide H-search
-
-    def set(self, name: str, text: str) -> None:
-        """Set one setting from its text form; ValueError says what was wrong."""
-        kinds = {f.name: f.type for f in fields(self)}
-        if name not in kinds:
-            raise ValueError(f"unknown parameter {name!r}")
-        if name == "algorithm":
-            if text not in ALGORITHMS:
-                raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}")
-            value: object = text
-        elif name == "evaluation":
-            if text not in EVALUATIONS:
-                raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}")
-            value = text
-        elif name == "ordering":
-            if text not in ORDERINGS:
-                raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
-            value = text
-        elif kinds[name] in ("bool", bool):  # every switch, so a new one cannot be missed
-            if text not in ("0", "1", "true", "false"):
-                raise ValueError(f"{name} must be 0 or 1")
-            value = text in ("1", "true")
-        elif name == "ply_widths":
-            parts = [] if text == "none" else [p for p in text.split(",") if p.strip()]
-            try:
-                numbers = [int(p) for p in parts]
-            except ValueError:
-                raise ValueError(f"ply_widths must be integers separated by commas, not "
-                                 f"{text!r}") from None
-            if any(n < 0 for n in numbers):
-                raise ValueError("ply_widths must be at least 0")
-            value = ",".join(str(n) for n in numbers) or "none"
-        elif name in _NUMBER_RANGES:
-            try:
-                value = float(text)
-            except ValueError:
-                raise ValueError(f"{name} must be a number, not {text!r}") from None
-            low, high = _NUMBER_RANGES[name]
-            if not low <= value <= high:
-                raise ValueError(f"{name} must be between {low:g} and {high:g}")
-        elif name in ("max_time", "solver_time"):
-            try:
-                value = float(text)
-            except ValueError:
-                raise ValueError(f"{name} must be a number of seconds, not {text!r}") from None
-            if not 0 < value <= 86400:
-                raise ValueError(f"{name} must be > 0 and at most 86400")
-        else:
-            try:
-                value = int(text)
-            except ValueError:
-                raise ValueError(f"{name} must be an integer, not {text!r}") from None
-            low = 0 if name in ("width", "root_width", "seed", "refresh_depth",
-                                "solver_from", "wide_plies") else 1
-            if value < low:
-                raise ValueError(f"{name} must be at least {low}")
-        setattr(self, name, value)
-
-    def widths_below_root(self) -> tuple[int, ...]:
-        """``ply_widths`` as numbers: the widths of plies 1, 2, ... (() when "none")."""
-        return () if self.ply_widths == "none" else tuple(
-            int(w) for w in self.ply_widths.split(","))
-
-    def describe(self) -> list[tuple[str, str, str]]:
-        """(type, name, value) triples in HexGui's parameter-list form."""
-        out = []
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "algorithm":
-                kind = "list/" + "/".join(ALGORITHMS)
-            elif f.name == "evaluation":
-                kind = "list/" + "/".join(EVALUATIONS)
-            elif f.name == "ordering":
-                kind = "list/" + "/".join(ORDERINGS)
-            elif isinstance(value, bool):
-                kind, value = "bool", int(value)
-            else:
-                kind = "string"
-            out.append((kind, f.name, str(value)))
-        return out
-
+from .search import WIN, Searcher, SearchResult, minimax_root
+from .settings import Settings
+from .solver import Solver, knowledge_by_name, solve_for_move
 
 LOAD_WAIT_SHARE = 0.6  # of a genmove's budget, at most, spent waiting for the compiled
 # kernels (~0.2-0.5 s to load from their disk cache): the rest at 5x the nodes is worth more
@@ -143,10 +28,16 @@ class Player:
     def __init__(self, settings: Optional[Settings] = None) -> None:
         self.settings = settings or Settings()
         self._searcher: Optional[Searcher] = None
-        self._searcher_key: tuple = ()
+        self._searcher_key: Optional[Settings] = None
         self.rng = random.Random(self.settings.seed)
         self._solver: Optional[Solver] = None
         kernels.start()  # the compiled kernels load (or compile) while the engine waits
+        self.apply_settings()
+
+    def configure(self, name: str, text: str) -> None:
+        """Set one setting from its text form (ValueError says what was wrong) and apply
+        it at once."""
+        self.settings = self.settings.with_text(name, text)
         self.apply_settings()
 
     def apply_settings(self) -> None:
@@ -166,23 +57,27 @@ class Player:
         self.rng = random.Random(self.settings.seed)
 
     def searcher(self) -> Searcher:
-        s = self.settings
-        key = (s.evaluation, s.tt_size, s.width, s.seed, s.randomize, s.ordering, s.knowledge,
-               s.refresh_depth, s.node_connections, s.root_width, s.quiescence, s.root_links,
-               s.wire, s.ply_widths, s.tempo, s.wide_plies)
+        """The searcher for the current settings: kept (with its tables) while the rows it
+        depends on are unchanged."""
+        key = self.settings.search_key()
         if self._searcher is None or key != self._searcher_key:
-            self._searcher = Searcher(s.evaluation, s.tt_size, s.width, s.seed, s.randomize,
-                                      ordering=s.ordering, knowledge=s.knowledge,
-                                      refresh_depth=s.refresh_depth,
-                                      node_connections=s.node_connections,
-                                      root_width=s.root_width,
-                                      quiescence=s.quiescence,
-                                      root_links=s.root_links,
-                                      ply_widths=s.widths_below_root(), tempo=s.tempo,
-                                      wide_plies=s.wide_plies)
+            self._searcher = Searcher(**key.search_options())
             self._searcher_key = key
-            self.rng = random.Random(s.seed)
+            self.rng = random.Random(key.seed)
         return self._searcher
+
+    def should_swap(self, board: Board, colour: int) -> bool:
+        """Whether ``colour`` swaps here: when swap is legal and the opening stone is off
+        the board's rim (such openings are strong)."""
+        if not board.swap_legal(colour):
+            return False
+        if self.settings.swap_style == "swap-pieces" and board.width != board.height:
+            return False
+        _, first = board.history[0]
+        c, r = board.geo.coords(first)
+        if board.width <= 2 or board.height <= 2:
+            return True
+        return 0 < c < board.width - 1 and 0 < r < board.height - 1
 
     def prepare(self, geo: Geometry) -> None:
         """Build the tables a board size needs (0.2 s at 52x52, more while the kernels

@@ -3,16 +3,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Iterator, Optional
+from typing import Any, Callable, Iterator
 
 import click
 
 import hexengine
+from hexengine.settings import OPTIONS, Option, Settings
 
-from hexengine.evaluation import EVALUATIONS
-from hexengine.player import ALGORITHMS, ORDERINGS, Settings
-
-from .commands import SWAP_STYLES, Engine
+from .commands import Engine
 from .htp import Session
 
 
@@ -41,50 +39,43 @@ def _stdin_lines() -> Iterator[bytes]:
         yield pending
 
 
+def _table_option(row: Option) -> Callable:
+    """The click option of one settings row: ``--name/--no-name`` for a switch, a choice
+    list for choices, else text checked by the row's own parser (the same messages as
+    ``param_hexengine``)."""
+    if row.type is bool:
+        return click.option(f"{row.cli_flag}/--no-{row.cli_flag[2:]}", row.name,
+                            default=row.default, show_default=True, help=row.help)
+
+    def check(ctx: click.Context, param: click.Parameter, value: str) -> Any:
+        try:
+            return row.parse(value)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
+
+    kind = click.Choice(row.choices) if row.choices else str
+    return click.option(row.cli_flag, row.name, type=kind, default=row.format(row.default),
+                        show_default=True, help=row.help, callback=check,
+                        metavar=None if row.choices else row.value_name)
+
+
+def _with_settings_options(func: Callable) -> Callable:
+    for row in reversed(OPTIONS):
+        func = _table_option(row)(func)
+    return func
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--time", "max_time", type=click.FloatRange(min=0.01), default=10.0,
-              show_default=True, help="Seconds per genmove when no game clock is given.")
-@click.option("--eval", "evaluation", type=click.Choice(sorted(EVALUATIONS)),
-              default=Settings.evaluation, show_default=True, help="Evaluation function.")
-@click.option("--algorithm", type=click.Choice(ALGORITHMS), default="alphabeta",
-              show_default=True, help="alphabeta (iterative deepening), minimax, random.")
-@click.option("--depth", "max_depth", type=click.IntRange(min=1), default=64,
-              show_default=True, help="Maximum search depth (fixed depth for minimax).")
-@click.option("--width", type=click.IntRange(min=0), default=Settings.width,
-              show_default=True, help="Moves searched per node (0 = all).")
-@click.option("--ordering", type=click.Choice(ORDERINGS), default=Settings.ordering,
-              show_default=True, help="Move order: current (resistance, as Six and Wolve), "
-              "path (shortest-path cells first), auto (current with the resistance eval).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("--randomize/--no-randomize", default=False, show_default=True,
-              help="Vary the choice among the best-ordered root moves.")
-@click.option("--knowledge/--no-knowledge", default=Settings.knowledge, show_default=True,
-              help="Fill-in, virtual connections and mustplay (off: the plain search).")
-@click.option("--swap/--no-swap", "allow_swap", default=False, show_default=True,
-              help="Allow the swap rule (same as param_game allow_swap 1).")
-@click.option("--swap-style", type=click.Choice(SWAP_STYLES), default="swap-pieces",
-              show_default=True, help="How genmove answers when it swaps.")
-@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
-              default=None, help="Write search logs to FILE instead of stderr.")
-@click.option("--quiet", is_flag=True, help="No search logs at all.")
-@click.option("--live-gfx/--no-live-gfx", default=False, show_default=True,
-              help="During genmove, write a gogui-gfx block (PV, root scores, depth) after "
-              "every finished iteration, for HexGui; never for match controllers.")
+@_with_settings_options
 @click.version_option(hexengine.__version__, "--version", prog_name="hexengine",
                       message="%(prog)s %(version)s")
-def main(max_time: float, evaluation: str, algorithm: str, max_depth: int, width: int,
-         ordering: str, seed: int, randomize: bool, knowledge: bool, allow_swap: bool,
-         swap_style: str, log_file: Optional[str], quiet: bool, live_gfx: bool) -> None:
+def main(**values: Any) -> None:
     """Hex engine speaking HTP (GTP for Hex) on stdin/stdout.
 
-    Every option is also an engine parameter (param_hexengine, same name with
+    Every option is also an engine parameter (param_hexengine, the same name with
     underscores: --time is max_time, --eval evaluation, --depth max_depth, --swap
     allow_swap, --log log_file)."""
-    settings = Settings(algorithm=algorithm, evaluation=evaluation, max_time=max_time,
-                        max_depth=max_depth, width=width, ordering=ordering, seed=seed,
-                        randomize=randomize, knowledge=knowledge)
-    engine = Engine(settings, allow_swap=allow_swap, log=sys.stderr, swap_style=swap_style,
-                    live_gfx=live_gfx, log_file=log_file, quiet=quiet)
+    engine = Engine(Settings(**values), log=sys.stderr)
     session = Session(engine.handle, _stdin_lines(), sys.stdout)
     engine.gfx_out = session.send_gfx
     status = session.run()

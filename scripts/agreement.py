@@ -138,7 +138,7 @@ def cli(results, engine, first, last, min_seconds, limit, teacher, teacher_init,
     settings = Settings(max_time=seconds)
     for param in params:
         name, _, value = param.partition("=")
-        settings.set(name, value)
+        settings = settings.with_text(name, value)
     player = Player(settings)
     kernels.start(wait=True)
     chosen, hits = {}, 0

@@ -17,6 +17,7 @@ Positions the search itself proves are left out (nothing to choose there).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -94,10 +95,10 @@ def judge(solved: str, max_ply: int, seconds: float, limit: float, sample: int,
     for item in sets:
         name, _, value = item.partition("=")
         try:
-            settings.set(name, value)
+            settings = settings.with_text(name, value)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--set") from None
-    settings.solver_from = 10_000  # the search alone chooses
+    settings = dataclasses.replace(settings, solver_from=10_000)  # the search alone chooses
     player = Player(settings)
     solver = Solver(knowledge_by_name())
     kept = thrown = unknown = 0

@@ -97,8 +97,7 @@ def test_solver_from_sets_when_genmove_first_asks_the_solver():
         board.play(board.parse_move(move))
     calls = {}
     for start in (8, 9):
-        settings = Settings()
-        settings.set("solver_from", str(start))
+        settings = Settings().with_text("solver_from", str(start))
         player = Player(settings)
         solver = player.solver()
         real = solver.solve
