@@ -17,9 +17,12 @@ The arrays live in a ``Workspace`` made once per board size and limits and reuse
 build.  When a build outgrows it (more pairs or queued carriers than it holds), the build is
 run again in one twice as large, so the result never depends on the capacity.
 
-``hexengine.kernels`` compiles the kernel in its background thread; until it is ``ready``
-(or without numba) ``vc.build`` runs the Python closure.  ``CompiledConnections`` gives the
-kernel's result the interface of ``vc.Connections``, decoding pairs only when asked.
+The kernel registers with ``hexengine.kernels``, which compiles it in its background thread
+(after the board circuit); until it is ``ready`` (or without numba) ``vc.build`` runs the
+Python closure.  ``CompiledConnections`` gives the kernel's result the interface of
+``vc.Connections``, decoding pairs only when asked.  Other compiled code reads a build only
+through the accessors of "reading a build from another kernel" (``slot_ends``, …), never
+through the offsets of the layout.
 """
 from __future__ import annotations
 
@@ -28,8 +31,8 @@ from typing import Optional
 
 import numpy as np
 
-from ..geometry import Geometry
-from ..kernels import Ready
+from ..geometry import Geometry, geometry
+from .. import kernels
 from . import vc
 
 MAX_CELLS = 640  # larger boards (past 24×24) keep the Python closure: the node tables grow
@@ -592,6 +595,48 @@ def links(C, I, S, is_group, pos, colour, per_pair, out, n):
     return n
 
 
+# --- reading a build from another kernel ---------------------------------------------------
+# The layout of (C, I, S) is this module's own.  Compiled code elsewhere (the circuit of
+# ``evaluation.vc_graph``) reads a build through these few functions, compiled to be inlined
+# into it, so the offsets never leave this module.  numba's disk cache of such a caller does
+# not see edits to them: change its module too (or clear its cache) after changing one.
+
+
+def node_cells(S: np.ndarray) -> int:
+    """How many nodes are cells: cells are nodes 0 … n − 1, the colour's start and goal
+    edges n and n + 1."""
+    return S[N_CELLS]
+
+
+def slot_count(S: np.ndarray) -> int:
+    """How many node pairs (slots) have connections: slots 0 … n − 1."""
+    return S[ST_SLOTS]
+
+
+def slot_ends(I: np.ndarray, S: np.ndarray, k: int) -> tuple[int, int]:
+    """The two nodes of slot ``k``."""
+    return I[S[I_PA] + k], I[S[I_PB] + k]
+
+
+def slot_fulls(I: np.ndarray, S: np.ndarray, k: int) -> int:
+    """How many full carriers slot ``k`` holds (smallest first)."""
+    return I[S[I_FLEN] + k]
+
+
+def full_is_empty(C: np.ndarray, S: np.ndarray, k: int, i: int) -> bool:
+    """Whether the ``i``-th full carrier of slot ``k`` is empty: its two nodes touch."""
+    r = S[C_FC] + k * S[N_FB] + i
+    for x in range(C.shape[1]):
+        if C[r, x]:
+            return False
+    return True
+
+
+def cell_empty(C: np.ndarray, S: np.ndarray, cell: int) -> bool:
+    """Whether ``cell`` was empty in the position built."""
+    return _has(C, S[C_T] + R_EMPTY, cell) != U0
+
+
 # --- the Python side ---------------------------------------------------------------------------
 
 
@@ -799,38 +844,43 @@ def edge_state(ws: Workspace, threat: bool = True) -> tuple[int, int]:
 _WIRES: dict[int, np.ndarray] = {}
 
 
-ready = Ready()  # ready(): the kernel can be called without compiling
-python_only = ready.off  # within the block vc.build runs the Python closure
-
-
 def usable(geo: Geometry) -> bool:
     """Whether ``vc.build`` on this board runs the compiled kernel."""
     return ready() and geo.max_index <= MAX_CELLS
 
 
-def load(jit, inline) -> None:
-    """Compile the kernel (``jit``: numba.njit; ``inline``: the same, inlining the small
-    helpers into their callers) and run it once; ready when that works."""
+def _compile(compilers: kernels.Compilers) -> None:
+    """Replace the kernel's functions by compiled ones: the small helpers inlined into their
+    callers, all without reference counting (``Compilers.bare``)."""
     global _popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _new_slot
     global _before, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _add_semi
     global _do_or
+    global node_cells, slot_count, slot_ends, slot_fulls, full_is_empty, cell_empty
     global kernel, _links
-    from ..geometry import geometry
-    try:
-        # callees first: a compiled function finds them as compiled globals
-        (_popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _before) = (
-            inline(f) for f in (_popcount, _size, _subset, _overlap, _equal, _copy, _has,
-                                _slot, _before))
-        (_new_slot, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _do_or,
-         _add_semi) = (jit(f) for f in (_new_slot, _heap_push, _heap_pop, _drop_supersets,
-                                        _insert, _add_full, _do_or, _add_semi))
-        kernel = jit(build)
-        _links = jit(links)
-        geo = geometry(3, 3)
-        run(geo, [1 << geo.cells[0], 1 << geo.cells[4]], 0, vc.DEFAULT_LIMITS)
-    except Exception:  # pragma: no cover - a broken install: the Python closure it is
-        return
-    ready.set()
+    inline, jit = compilers.inline, compilers.bare
+    # callees first: a compiled function finds them as compiled globals
+    (_popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _before) = (
+        inline(f) for f in (_popcount, _size, _subset, _overlap, _equal, _copy, _has,
+                            _slot, _before))
+    (node_cells, slot_count, slot_ends, slot_fulls, full_is_empty, cell_empty) = (
+        inline(f) for f in (node_cells, slot_count, slot_ends, slot_fulls, full_is_empty,
+                            cell_empty))
+    (_new_slot, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _do_or,
+     _add_semi) = (jit(f) for f in (_new_slot, _heap_push, _heap_pop, _drop_supersets,
+                                    _insert, _add_full, _do_or, _add_semi))
+    kernel = jit(build)
+    _links = jit(links)
+
+
+def _warm_up() -> None:
+    """The kernel's first build, on a 3x3 board: numba compiles it in the loading thread."""
+    geo = geometry(3, 3)
+    run(geo, [1 << geo.cells[0], 1 << geo.cells[4]], 0, vc.DEFAULT_LIMITS)
+
+
+ready = kernels.register("hsearch", _compile)  # ready(): callable without compiling
+kernels.warm_up("hsearch", _warm_up)
+python_only = ready.off  # within the block vc.build runs the Python closure
 
 
 class CompiledConnections(vc.Connections):
