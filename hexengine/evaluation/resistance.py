@@ -33,7 +33,8 @@ from scipy.sparse.linalg import spsolve
 from .. import kernels
 from ..geometry import Geometry, geometry
 from ..knowledge import hsearch
-from ..knowledge.vc import Limits, edge_templates
+from ..knowledge.connections import Limits
+from ..knowledge.templates import edge_templates
 from . import circuit
 
 STRONG = 50.0  # own–own and virtual-connection conductance: groups act as single nodes

@@ -26,14 +26,15 @@ import numpy as np
 
 from .. import kernels
 from ..geometry import Geometry, geometry
-from ..knowledge import hsearch, vc
+from ..knowledge import hsearch
+from ..knowledge.connections import WIDE_LIMITS, Limits
 from . import resistance
 
 EMPTY_TO_EMPTY = 1.0
 EMPTY_TO_COLOUR = 2.0
 LEAK = 1e-9  # to ground at every node: an isolated node keeps the matrix regular
 CUT = 1e6  # a resistance above this is a cut: the colour cannot join its edges
-LIMITS = vc.WIDE_LIMITS  # Benzene's H-search: connections between empty cells too
+LIMITS = WIDE_LIMITS  # Benzene's H-search: connections between empty cells too
 
 
 def _root(rep, x):
@@ -215,7 +216,7 @@ def usable(geo: Geometry) -> bool:
 
 
 def connected(geo: Geometry, stones: list, colour: int,
-              limits: Optional[vc.Limits] = None) -> tuple[float, int, int, int]:
+              limits: Optional[Limits] = None) -> tuple[float, int, int, int]:
     """As ``resistance.connected`` (score, what joins ``colour``'s edges, what joins the
     opponent's, the mustplay), the score from this circuit."""
     if not usable(geo):
