@@ -1,23 +1,27 @@
-"""The compiled kernels (numba), loaded together in one background thread.
+"""The compiled kernels (numba): a registry, loaded in one background thread.
 
-Three kernels: the resistance circuit (``evaluation.circuit``), the H-search
-(``knowledge.hsearch``) and the circuit on its graph (``evaluation.vc_graph``). numba
-compiles each the first time (a few seconds, then cached on disk beside its module:
-0.2–0.5 s to import numba and load them), so the engine loads them in a background
+This module imports none of the kernels: each kernel module registers itself when it is
+imported (``ready = kernels.register(name, compile)``), and ``start`` loads whatever has
+registered.  Today three do: the resistance circuit (``evaluation.circuit``), the H-search
+(``knowledge.hsearch``) and the circuit on its graph (``evaluation.vc_graph``); importing
+``hexengine.evaluation`` registers all three, and the player does so before it calls
+``start``.  A kernel's users may add a warm-up (``warm_up``): a first call that compiles it
+in the loading thread rather than at its first use, and that must succeed before the kernel
+is ready (``resistance`` warms up ``circuit`` with its own tables).
+
+numba compiles each kernel the first time (a few seconds, then cached on disk beside its
+module: 0.2–0.5 s to import numba and load them), so the engine loads them in a background
 thread when it starts (``start``) and the Python or numpy code answers until each one is
-ready. Without numba, or if compiling fails, it answers throughout.
+ready.  Urgent kernels load first (the search's first need: the board circuit), the others
+in the order they registered (a kernel module registers after those it imports).  Without
+numba, or if compiling fails, the Python code answers throughout.
 """
 from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from typing import Iterator
-
-_done = threading.Event()  # the loading thread has finished, with or without kernels
-_tried = {"circuit": threading.Event(), "hsearch": threading.Event(),
-          "vc_graph": threading.Event()}  # each load attempted
-_lock = threading.Lock()
-_started = False
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, NamedTuple, Optional
 
 
 class Ready:
@@ -44,49 +48,130 @@ class Ready:
                 self._event.set()
 
 
+class Compilers(NamedTuple):
+    """The flavours of ``numba.njit`` a kernel compiles its functions with."""
+    jit: Callable  # cached, releases the GIL
+    bare: Callable  # the same without numba's reference counting, for code that allocates
+    # nothing (the H-search: 17 % faster, as every array passed to a helper costs two atomic
+    # updates otherwise)
+    inline: Callable  # bare, and inlined into its callers (small helpers)
+
+
+@dataclass
+class _Kernel:
+    name: str
+    compile: Callable[[Compilers], None]  # replaces the module's functions by compiled ones
+    urgent: bool
+    ready: Ready = field(default_factory=Ready)
+    warm_ups: list[Callable[[], object]] = field(default_factory=list)
+    tried: threading.Event = field(default_factory=threading.Event)  # load attempted
+    taken: bool = False  # picked by the loading thread
+
+
+_kernels: dict[str, _Kernel] = {}  # in the order they registered
+_lock = threading.Lock()
+_done = threading.Event()  # every registered kernel has been tried, loaded or not
+_started = False
+_loading = False  # a loading thread is running
+
+
+def register(name: str, compile: Callable[[Compilers], None], urgent: bool = False) -> Ready:
+    """Register the kernel ``name``: once loading starts, ``compile`` replaces its module's
+    functions by compiled ones, then its warm-ups run; the returned ``Ready`` is set when all
+    of that worked.  ``urgent`` kernels load before the others.  Registered after ``start``,
+    it is loaded too."""
+    kernel = _Kernel(name, compile, urgent)
+    with _lock:
+        _kernels[name] = kernel
+        if _started:
+            _spawn()
+    return kernel.ready
+
+
+def warm_up(name: str, call: Callable[[], object]) -> None:
+    """Add a first call of the registered kernel ``name``, run after it compiles: numba
+    compiles on the first call, so this one happens in the loading thread; the kernel is
+    ready only when it succeeds."""
+    _kernels[name].warm_ups.append(call)
+
+
 def start(wait: bool = False) -> None:
-    """Load (or compile) every kernel in a background thread, and with ``wait`` wait for
-    them; a no-op when already started.  numba is imported there too (~0.4 s), so an
-    engine starts as fast without it."""
+    """Load (or compile) every registered kernel in a background thread, and with ``wait``
+    wait for them; a no-op when already started.  numba is imported there too (~0.4 s), so
+    an engine starts as fast without it."""
     global _started
     with _lock:
         if not _started:
             _started = True
-            threading.Thread(target=_load, name="kernels-compile", daemon=True).start()
+            _spawn()
     if wait:
         _done.wait()
 
 
 def wait(timeout: float, kernel: str = "") -> bool:
-    """Wait up to ``timeout`` seconds, if loading has started, for ``kernel`` ("circuit",
-    "hsearch") or by default all of them to be loaded or given up; True when they are
-    (each kernel's own ``ready`` says whether it loaded)."""
-    event = _tried[kernel] if kernel else _done
+    """Wait up to ``timeout`` seconds, if loading has started, for ``kernel`` (a registered
+    name: "circuit", "hsearch", "vc_graph") or by default all of them to be loaded or given
+    up; True when they are (each kernel's own ``Ready`` says whether it loaded)."""
+    event = _kernels[kernel].tried if kernel else _done
     if _started:
         event.wait(timeout)
     return event.is_set()
 
 
+def _spawn() -> None:
+    """Start the loading thread unless it runs (called under the lock)."""
+    global _loading
+    if not _loading:
+        _loading = True
+        _done.clear()
+        threading.Thread(target=_load, name="kernels-compile", daemon=True).start()
+
+
+def _next() -> Optional[_Kernel]:
+    """The next kernel to load: urgent ones first, then in the order they registered."""
+    waiting = [k for k in _kernels.values() if not k.taken]
+    urgent = [k for k in waiting if k.urgent]
+    return (urgent or waiting or [None])[0]
+
+
+_compilers: Optional[Compilers] = None
+_numba_tried = False
+
+
+def _numba() -> Optional[Compilers]:
+    """numba's compilers, imported once; None without numba."""
+    global _compilers, _numba_tried
+    if not _numba_tried:
+        _numba_tried = True
+        try:
+            import numba
+            _compilers = Compilers(
+                numba.njit(cache=True, nogil=True),
+                numba.njit(cache=True, nogil=True, _nrt=False),
+                numba.njit(cache=True, nogil=True, _nrt=False, inline="always"))
+        except Exception:  # pragma: no cover - no numba: Python and numpy it is
+            _compilers = None
+    return _compilers
+
+
 def _load() -> None:
-    try:
-        import numba
-        jit = numba.njit(cache=True, nogil=True)
-        # the H-search allocates nothing, so it runs without numba's reference counting
-        # (17 % faster: every array passed to a helper costs two atomic updates otherwise)
-        bare = numba.njit(cache=True, nogil=True, _nrt=False)
-        inline = numba.njit(cache=True, nogil=True, _nrt=False, inline="always")
-    except Exception:  # pragma: no cover - no numba: Python and numpy it is
-        jit = bare = inline = None
-    from .evaluation import circuit, vc_graph
-    from .knowledge import hsearch
-    try:
-        for name, load in (("circuit", lambda: circuit.load(jit)),  # the search's first need
-                           ("hsearch", lambda: hsearch.load(bare, inline)),
-                           ("vc_graph", lambda: vc_graph.load(jit))):
-            try:
-                if jit is not None:
-                    load()
-            finally:
-                _tried[name].set()
-    finally:
-        _done.set()
+    global _loading
+    compilers = _numba()
+    while True:
+        with _lock:
+            kernel = _next()
+            if kernel is None:
+                _loading = False
+                _done.set()
+                return
+            kernel.taken = True
+        try:
+            if compilers is not None:
+                kernel.compile(compilers)
+                for call in kernel.warm_ups:
+                    call()
+                kernel.ready.set()
+        except Exception:  # pragma: no cover - a broken install: Python or numpy it is
+            pass
+        finally:
+            kernel.tried.set()

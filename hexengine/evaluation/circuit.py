@@ -7,8 +7,9 @@ of n³/6 (11×11: 27 thousand against 300 thousand).  Wires from the root's H-se
 cells farther apart; those few are added by the Woodbury identity (one extra band solve
 each), which keeps the band intact.
 
-``hexengine.kernels`` compiles it (or loads it from numba's disk cache) in a background
-thread when the engine starts; until it is ``ready``, or without numba, the numpy circuit in
+It registers with ``hexengine.kernels``, which compiles it (or loads it from numba's disk
+cache) in a background thread when the engine starts; ``resistance`` adds the warm-up, a
+first solve on its own tables.  Until it is ``ready``, or without numba, the numpy circuit in
 ``resistance`` answers.
 """
 from __future__ import annotations
@@ -17,28 +18,23 @@ import math
 
 import numpy as np
 
-from ..kernels import Ready
-
-ready = Ready()  # ready(): the kernel can be called without compiling
-numpy_only = ready.off  # within the block the numpy circuit answers (comparisons, benchmarks)
+from .. import kernels
 
 
-def load(jit) -> None:
-    """Compile the kernel with ``jit`` (numba.njit) and try it once; ready when it works."""
+def _compile(compilers: kernels.Compilers) -> None:
+    """Replace the kernel's functions by compiled ones (numba compiles at the first call)."""
     global _band_cholesky, _band_solve, _add_link, _add_currents, _carrier_free, solve
-    from ..geometry import geometry
-    from .resistance import _solve_compiled
-    try:
-        # callees first: a compiled function finds them as compiled globals
-        _band_cholesky, _band_solve, _add_link, _add_currents, _carrier_free = (
-            jit(_band_cholesky), jit(_band_solve), jit(_add_link), jit(_add_currents),
-            jit(_carrier_free))
-        solve = jit(solve)
-        geo = geometry(2, 2)
-        _solve_compiled(geo, [1 << geo.cells[0], 0], 0, True, None, 1.0, 1.0)
-    except Exception:  # pragma: no cover - a broken install: numpy it is
-        return
-    ready.set()
+    jit = compilers.jit
+    # callees first: a compiled function finds them as compiled globals
+    _band_cholesky, _band_solve, _add_link, _add_currents, _carrier_free = (
+        jit(_band_cholesky), jit(_band_solve), jit(_add_link), jit(_add_currents),
+        jit(_carrier_free))
+    solve = jit(solve)
+
+
+# ready(): the kernel can be called without compiling; the search's first need, so urgent
+ready = kernels.register("circuit", _compile, urgent=True)
+numpy_only = ready.off  # within the block the numpy circuit answers (comparisons, benchmarks)
 
 
 def _band_cholesky(band, n, bw):

@@ -30,9 +30,11 @@ from scipy.linalg.lapack import dposv as _posv
 from scipy.sparse import csc_matrix
 from scipy.sparse.linalg import spsolve
 
-from ..geometry import Geometry
+from .. import kernels
+from ..geometry import Geometry, geometry
 from ..knowledge import hsearch
-from ..knowledge.vc import Limits, edge_templates
+from ..knowledge.connections import Limits
+from ..knowledge.templates import edge_templates
 from . import circuit
 
 STRONG = 50.0  # own–own and virtual-connection conductance: groups act as single nodes
@@ -213,6 +215,16 @@ def _solve_compiled(geo: Geometry, stones: list, first: int, flows: bool,
     if flows:
         return float(out[0]), float(out[1]), energy
     return float(out[0]), float(out[1])
+
+
+def _warm_up_circuit() -> None:
+    """The compiled circuit's first solve, on a 2x2 board: numba compiles it in the kernels'
+    loading thread, and the circuit is ready only if this works."""
+    geo = geometry(2, 2)
+    _solve_compiled(geo, [1 << geo.cells[0], 0], 0, True, None, 1.0, 1.0)
+
+
+kernels.warm_up("circuit", _warm_up_circuit)
 
 
 def _resistances(geo: Geometry, stones: list, first: int, flows: bool = False,

@@ -12,9 +12,10 @@ cells.  The score is log(R_opponent / R_own), as in ``resistance``.
 
 The circuit is a dense Laplacian of at most cells + 2 nodes, solved by one compiled
 Cholesky (numba) straight from the H-search's workspace, so a position costs its two
-builds plus ~0.1 ms.  ``hexengine.kernels`` compiles it after the H-search; until then
-(or on boards the compiled H-search does not take) ``connected`` falls back to
-``resistance.connected``.
+builds plus ~0.1 ms.  It reads the build through the H-search's accessors (``slot_ends``,
+``slot_fulls``, …, inlined when compiled), not through its memory layout.  It registers with
+``hexengine.kernels``, which compiles it after the H-search; until then (or on boards the
+compiled H-search does not take) ``connected`` falls back to ``resistance.connected``.
 """
 from __future__ import annotations
 
@@ -23,20 +24,17 @@ from typing import Optional
 
 import numpy as np
 
-from ..geometry import Geometry
-from ..kernels import Ready
-from ..knowledge import hsearch, vc
-from ..knowledge.hsearch import (C_FC, C_T, I_FLEN, I_PA, I_PB, N_CELLS, N_FB, R_EMPTY,
-                                 ST_SLOTS)
+from .. import kernels
+from ..geometry import Geometry, geometry
+from ..knowledge import hsearch
+from ..knowledge.connections import WIDE_LIMITS, Limits
 from . import resistance
-
-ready = Ready()
 
 EMPTY_TO_EMPTY = 1.0
 EMPTY_TO_COLOUR = 2.0
 LEAK = 1e-9  # to ground at every node: an isolated node keeps the matrix regular
 CUT = 1e6  # a resistance above this is a cut: the colour cannot join its edges
-LIMITS = vc.WIDE_LIMITS  # Benzene's H-search: connections between empty cells too
+LIMITS = WIDE_LIMITS  # Benzene's H-search: connections between empty cells too
 
 
 def _root(rep, x):
@@ -49,9 +47,8 @@ def _root(rep, x):
 def _link(I, S, is_group, k):
     """(a, b, conductance) of the node pair of slot ``k``: 1 between two empty cells, 2
     between an empty cell and a group or edge, 0 between two groups or edges."""
-    mi = S[N_CELLS]
-    a = I[S[I_PA] + k]
-    b = I[S[I_PB] + k]
+    mi = hsearch.node_cells(S)
+    a, b = hsearch.slot_ends(I, S, k)
     ea = a < mi and is_group[a] == 0
     eb = b < mi and is_group[b] == 0
     g = EMPTY_TO_EMPTY if ea and eb else EMPTY_TO_COLOUR if ea or eb else 0.0
@@ -65,31 +62,19 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
     With ``flows``, adds to ``flow[cell]`` the current through each empty cell (a unit
     current from edge to edge: what flows in at a cell flows out again, so half the sum
     over its links)."""
-    mi = S[N_CELLS]
+    mi = hsearch.node_cells(S)
     nn = mi + 2
-    t = S[C_T]
-    empty = t + R_EMPTY
-    fc = S[C_FC]
-    fb = S[N_FB]
-    flen = S[I_FLEN]
-    slots = S[ST_SLOTS]
-    w = C.shape[1]
+    slots = hsearch.slot_count(S)
     for x in range(nn):
         rep[x] = x
     # a group touching an edge (a full connection with an empty carrier) is the edge's node
     for k in range(slots):
-        if I[flen + k] == 0:
+        if hsearch.slot_fulls(I, S, k) == 0:
             continue
         a, b, g = _link(I, S, is_group, k)
         if g != 0.0:
             continue
-        r = fc + k * fb
-        touching = True
-        for x in range(w):
-            if C[r, x]:
-                touching = False
-                break
-        if touching:
+        if hsearch.full_is_empty(C, S, k, 0):  # the smallest carrier
             ra = _root(rep, a)
             rb = _root(rep, b)
             if ra != rb:
@@ -109,7 +94,7 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
     n = 1
     for c in range(mi):
         if rep[c] == c and c != goal and c != start and (
-                is_group[c] or (C[empty, c >> 6] >> np.uint64(c & 63)) & np.uint64(1)):
+                is_group[c] or hsearch.cell_empty(C, S, c)):
             idx[c] = n
             n += 1
     for i in range(n):
@@ -117,7 +102,7 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
             G[i, j] = 0.0
         G[i, i] = LEAK
     for k in range(slots):
-        if I[flen + k] == 0:
+        if hsearch.slot_fulls(I, S, k) == 0:
             continue
         a, b, g = _link(I, S, is_group, k)
         if g == 0.0:
@@ -160,7 +145,7 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
         vec[i] = s / G[i, i]
     if flows and vec[0] < CUT:
         for k in range(slots):
-            if I[flen + k] == 0:
+            if hsearch.slot_fulls(I, S, k) == 0:
                 continue
             a, b, g = _link(I, S, is_group, k)
             if g == 0.0:
@@ -180,18 +165,22 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
 _kernel = graph_resistance
 
 
-def load(jit) -> None:
-    """Compile the kernel with ``jit`` (numba.njit) and try it once; ready when it works."""
+def _compile(compilers: kernels.Compilers) -> None:
+    """Replace the kernel's functions by compiled ones (numba compiles at the first call)."""
     global _kernel, _root, _link
-    from ..geometry import geometry
-    try:
-        _root, _link = jit(_root), jit(_link)  # callees first
-        _kernel = jit(graph_resistance)
-        geo = geometry(3, 3)
-        _resistances(geo, [1 << geo.cells[4], 0], LIMITS, True)
-    except Exception:  # pragma: no cover - a broken install: the board circuit it is
-        return
-    ready.set()
+    jit = compilers.jit
+    _root, _link = jit(_root), jit(_link)  # callees first
+    _kernel = jit(graph_resistance)
+
+
+def _warm_up() -> None:
+    """The kernel's first solve, on a 3x3 board: numba compiles it in the loading thread."""
+    geo = geometry(3, 3)
+    _resistances(geo, [1 << geo.cells[4], 0], LIMITS, True)
+
+
+ready = kernels.register("vc_graph", _compile)  # after the H-search it reads (imported)
+kernels.warm_up("vc_graph", _warm_up)
 
 
 _SCRATCH: dict[int, tuple] = {}
@@ -227,7 +216,7 @@ def usable(geo: Geometry) -> bool:
 
 
 def connected(geo: Geometry, stones: list, colour: int,
-              limits: Optional[vc.Limits] = None) -> tuple[float, int, int, int]:
+              limits: Optional[Limits] = None) -> tuple[float, int, int, int]:
     """As ``resistance.connected`` (score, what joins ``colour``'s edges, what joins the
     opponent's, the mustplay), the score from this circuit."""
     if not usable(geo):

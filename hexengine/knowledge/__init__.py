@@ -10,6 +10,10 @@ the knowledge inside themselves.
               ``fill_in(geo, stones) -> (filled_stones, Inferior)`` and
               ``prunable(geo, stones, colour) -> int``.
 ``vc``        virtual connections (Anshelevich's H-search with carriers as bitboards, edge
-              templates) and mustplay: ``build(geo, stones, colour) -> Connections`` and
-              ``mustplay(geo, stones, colour) -> int``.
+              templates) and mustplay, the front callers use:
+              ``build(geo, stones, colour) -> Connections`` and
+              ``mustplay(geo, stones, colour) -> int``.  Behind it, importing only downward:
+              ``hsearch`` (the compiled H-search) and ``hsearch_python`` (the reference
+              closure), which both build on ``connections`` (node ids, ``Limits``,
+              ``Connections``) and ``templates`` (bridges and edge templates).
 """

@@ -21,7 +21,7 @@ import functools
 from typing import Optional
 
 from ..geometry import Geometry
-from . import inferior, vc
+from . import inferior, templates, vc
 
 
 @functools.lru_cache(maxsize=64)
@@ -145,10 +145,10 @@ def decomposition(geo: Geometry, stones: list[int], colour: int,
 
 @functools.lru_cache(maxsize=64)
 def _bridges(geo: Geometry) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per cell, its bridges as (partner, the two common neighbours): ``vc.bridges`` by
+    """Per cell, its bridges as (partner, the two common neighbours): ``templates.bridges`` by
     cell, both ways."""
     per: list[list[tuple[int, int]]] = [[] for _ in range(geo.max_index)]
-    for x, y, common in vc.bridges(geo):
+    for x, y, common in templates.bridges(geo):
         per[x].append((y, common))
         per[y].append((x, common))
     return tuple(tuple(p) for p in per)

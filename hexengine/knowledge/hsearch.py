@@ -1,6 +1,6 @@
-"""The H-search of ``vc`` compiled (numba): the same closure on fixed arrays, ~15× faster.
+"""The H-search compiled (numba): the Python closure's rules on fixed arrays, ~15× faster.
 
-``vc._Builder`` is the reference: this kernel applies the same rules in the same order (base
+``hsearch_python`` is the reference: this kernel applies the same rules in the same order (base
 connections, a queue of full carriers by size, AND through each partner, OR over each new
 semi) under the same ``Limits``, so it derives exactly the same connections; a test keeps the
 two equal on random positions.  Only the representation differs:
@@ -17,9 +17,12 @@ The arrays live in a ``Workspace`` made once per board size and limits and reuse
 build.  When a build outgrows it (more pairs or queued carriers than it holds), the build is
 run again in one twice as large, so the result never depends on the capacity.
 
-``hexengine.kernels`` compiles the kernel in its background thread; until it is ``ready``
-(or without numba) ``vc.build`` runs the Python closure.  ``CompiledConnections`` gives the
-kernel's result the interface of ``vc.Connections``, decoding pairs only when asked.
+The kernel registers with ``hexengine.kernels``, which compiles it in its background thread
+(after the board circuit); until it is ``ready`` (or without numba) ``vc.build`` runs the
+Python closure.  ``CompiledConnections`` gives the kernel's result the interface of
+``connections.Connections``, decoding pairs only when asked.  Other compiled code reads a
+build only through the accessors of "reading a build from another kernel" (``slot_ends``,
+…), never through the offsets of the layout.
 """
 from __future__ import annotations
 
@@ -28,9 +31,10 @@ from typing import Optional
 
 import numpy as np
 
-from ..geometry import Geometry
-from ..kernels import Ready
-from . import vc
+from ..geometry import Geometry, geometry
+from .. import kernels
+from . import templates
+from .connections import DEFAULT_LIMITS, EDGE_GOAL, EDGE_START, Connections, Limits
 
 MAX_CELLS = 640  # larger boards (past 24×24) keep the Python closure: the node tables grow
 # as the square of the cells
@@ -193,8 +197,8 @@ def _drop_supersets(C, I, rows, sizes, keys, m, ci):
 
 
 def _insert(C, I, rows, sizes, keys, at, cap, ci, key):
-    """Add C[ci] to a pair's list as vc's lists take a carrier: the list at C rows
-    ``rows``… sorted by size (sizes at I[sizes…], keys at I[keys…] unless keys < 0, the
+    """Add C[ci] to a pair's list as the Python closure's lists take a carrier: the list at C
+    rows ``rows``… sorted by size (sizes at I[sizes…], keys at I[keys…] unless keys < 0, the
     count at I[at]).  Not when it holds a kept carrier; the kept ones that hold it go; at
     ``cap`` only a smaller one gets in, in place of the largest.  Returns its size, or −1
     when it was not added."""
@@ -225,7 +229,7 @@ def _insert(C, I, rows, sizes, keys, at, cap, ci, key):
 
 
 def _add_full(C, I, S, a, b, ci):
-    """vc._Builder.add_full: the carrier C[ci] between nodes a and b."""
+    """hsearch_python._Builder.add_full: the carrier C[ci] between nodes a and b."""
     if a == b:
         return
     k = _slot(I, S, a, b)
@@ -267,7 +271,8 @@ def _add_full(C, I, S, a, b, ci):
 
 
 def _add_semi(C, I, S, a, b, ci, key):
-    """vc._Builder.add_semi (carrier C[ci], key ``key``), then the OR over the pair."""
+    """hsearch_python._Builder.add_semi (carrier C[ci], key ``key``), then the OR over the
+    pair."""
     k = _slot(I, S, a, b)
     if k >= 0:
         rows = S[C_FC] + k * S[N_FB]
@@ -286,7 +291,8 @@ def _add_semi(C, I, S, a, b, ci, key):
 
 
 def _do_or(C, I, S, a, b, k, ci):
-    """vc._Builder.do_or: the new semi C[ci] with up to max_ors − 1 others of pair k."""
+    """hsearch_python._Builder.do_or: the new semi C[ci] with up to max_ors − 1 others of
+    pair k."""
     w = C.shape[1]
     t = S[C_T]
     cand = S[L_CANDIDATES]
@@ -363,10 +369,10 @@ def _do_or(C, I, S, a, b, k, ci):
 
 
 def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, group_of, is_group):
-    """vc.build for one colour into the workspace (C, I, S; see ``Workspace``).  The scratch
+    """The H-search for one colour into the workspace (C, I, S; see ``Workspace``).  The scratch
     rows R_OWN … R_GOAL hold the own, opponent, empty, start-edge and goal-edge cells;
     ``nbr[cell]`` lists the neighbours ascending (−1 padded), ``br_*`` the bridges and
-    ``tp_*`` the colour's edge templates in ``vc._tables`` order.  Returns False when the
+    ``tp_*`` the colour's edge templates in ``templates.tables`` order.  Returns False when the
     workspace overflowed (the caller runs it again in a larger one)."""
     w = C.shape[1]
     mi = S[N_CELLS]
@@ -386,7 +392,7 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, group_of, is
     S[ST_COMPLETE] = 1
     for x in range(w):
         C[zero, x] = U0
-    # groups, lowest cell first, and their base connections (vc._add_base's order)
+    # groups, lowest cell first, and their base connections (hsearch_python._add_base's order)
     stack = S[I_STACK]
     for c in range(mi):
         group_of[c] = -1
@@ -592,6 +598,48 @@ def links(C, I, S, is_group, pos, colour, per_pair, out, n):
     return n
 
 
+# --- reading a build from another kernel ---------------------------------------------------
+# The layout of (C, I, S) is this module's own.  Compiled code elsewhere (the circuit of
+# ``evaluation.vc_graph``) reads a build through these few functions, compiled to be inlined
+# into it, so the offsets never leave this module.  numba's disk cache of such a caller does
+# not see edits to them: change its module too (or clear its cache) after changing one.
+
+
+def node_cells(S: np.ndarray) -> int:
+    """How many nodes are cells: cells are nodes 0 … n − 1, the colour's start and goal
+    edges n and n + 1."""
+    return S[N_CELLS]
+
+
+def slot_count(S: np.ndarray) -> int:
+    """How many node pairs (slots) have connections: slots 0 … n − 1."""
+    return S[ST_SLOTS]
+
+
+def slot_ends(I: np.ndarray, S: np.ndarray, k: int) -> tuple[int, int]:
+    """The two nodes of slot ``k``."""
+    return I[S[I_PA] + k], I[S[I_PB] + k]
+
+
+def slot_fulls(I: np.ndarray, S: np.ndarray, k: int) -> int:
+    """How many full carriers slot ``k`` holds (smallest first)."""
+    return I[S[I_FLEN] + k]
+
+
+def full_is_empty(C: np.ndarray, S: np.ndarray, k: int, i: int) -> bool:
+    """Whether the ``i``-th full carrier of slot ``k`` is empty: its two nodes touch."""
+    r = S[C_FC] + k * S[N_FB] + i
+    for x in range(C.shape[1]):
+        if C[r, x]:
+            return False
+    return True
+
+
+def cell_empty(C: np.ndarray, S: np.ndarray, cell: int) -> bool:
+    """Whether ``cell`` was empty in the position built."""
+    return _has(C, S[C_T] + R_EMPTY, cell) != U0
+
+
 # --- the Python side ---------------------------------------------------------------------------
 
 
@@ -664,14 +712,14 @@ class Workspace:
         return bool(self.S[ST_COMPLETE])
 
     def node_id(self, x: int) -> int:
-        """A kernel node number as vc names nodes (edges −1 and −2)."""
+        """A kernel node number as ``connections`` names nodes (edges −1 and −2)."""
         return x if x < self.mi else self.mi - 1 - x
 
     def kernel_node(self, x: int) -> int:
         return x if x >= 0 else self.mi - 1 - x
 
     def pair_slot(self, a: int, b: int) -> int:
-        """The slot of the pair of vc node ids (a, b); −1 when it has no connection."""
+        """The slot of the pair of node ids (a, b); −1 when it has no connection."""
         S = self.S
         return int(self.I[S[I_SLOT] + self.kernel_node(a) * S[N_NODES] + self.kernel_node(b)])
 
@@ -709,14 +757,14 @@ def tables(geo: Geometry):
     for c in geo.cells:
         for j, z in enumerate(sorted(geo.neighbours[c])):
             nbr[c, j] = z
-    bridges, templates = vc._tables(geo)
+    bridges, per_edge = templates.tables(geo)
     br_x = np.array([x for x, _, _ in bridges], np.int64)
     br_y = np.array([y for _, y, _ in bridges], np.int64)
     br_c = np.array([words(c, w) for _, _, c in bridges], np.uint64).reshape(len(bridges), w)
     per_colour = []
     for colour in (0, 1):
         start, goal = geo.edges[colour]
-        inst = [(a, 0, c) for a, c in templates[start]] + [(a, 1, c) for a, c in templates[goal]]
+        inst = [(a, 0, c) for a, c in per_edge[start]] + [(a, 1, c) for a, c in per_edge[goal]]
         anchor = np.array([a for a, _, _ in inst], np.int64)
         edge = np.array([e for _, e, _ in inst], np.int64)
         car = np.array([words(c, w) for _, _, c in inst], np.uint64).reshape(len(inst), w)
@@ -765,7 +813,7 @@ def wires(geo: Geometry, stones, pos, per_pair: int, limits=None,
     2 a full connection, 1 a semi connection, 0 neither; with ``threats`` too,
     ``threats[colour]`` is the intersection of that colour's edge-to-edge semi carriers
     (keys included) when ``edges[colour]`` is 1: the opponent's mustplay."""
-    lim = limits or vc.DEFAULT_LIMITS
+    lim = limits or DEFAULT_LIMITS
     out = _WIRES.get(geo.max_index)
     if out is None:
         out = _WIRES[geo.max_index] = np.zeros((4 * geo.max_index, 3), np.int64)
@@ -787,7 +835,7 @@ def edge_state(ws: Workspace, threat: bool = True) -> tuple[int, int]:
     """What joins the built colour's edges (2 a full connection, 1 a semi connection, 0
     neither) and, for 1 (and ``threat``), the intersection of its edge-to-edge semi
     carriers, keys included: the opponent's mustplay (−1 otherwise)."""
-    k = ws.pair_slot(vc.EDGE_START, vc.EDGE_GOAL)
+    k = ws.pair_slot(EDGE_START, EDGE_GOAL)
     S, I = ws.S, ws.I
     state = 0 if k < 0 else 2 if I[S[I_FLEN] + k] else 1 if I[S[I_SLEN] + k] else 0
     if state != 1 or not threat:
@@ -799,54 +847,59 @@ def edge_state(ws: Workspace, threat: bool = True) -> tuple[int, int]:
 _WIRES: dict[int, np.ndarray] = {}
 
 
-ready = Ready()  # ready(): the kernel can be called without compiling
-python_only = ready.off  # within the block vc.build runs the Python closure
-
-
 def usable(geo: Geometry) -> bool:
     """Whether ``vc.build`` on this board runs the compiled kernel."""
     return ready() and geo.max_index <= MAX_CELLS
 
 
-def load(jit, inline) -> None:
-    """Compile the kernel (``jit``: numba.njit; ``inline``: the same, inlining the small
-    helpers into their callers) and run it once; ready when that works."""
+def _compile(compilers: kernels.Compilers) -> None:
+    """Replace the kernel's functions by compiled ones: the small helpers inlined into their
+    callers, all without reference counting (``Compilers.bare``)."""
     global _popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _new_slot
     global _before, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _add_semi
     global _do_or
+    global node_cells, slot_count, slot_ends, slot_fulls, full_is_empty, cell_empty
     global kernel, _links
-    from ..geometry import geometry
-    try:
-        # callees first: a compiled function finds them as compiled globals
-        (_popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _before) = (
-            inline(f) for f in (_popcount, _size, _subset, _overlap, _equal, _copy, _has,
-                                _slot, _before))
-        (_new_slot, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _do_or,
-         _add_semi) = (jit(f) for f in (_new_slot, _heap_push, _heap_pop, _drop_supersets,
-                                        _insert, _add_full, _do_or, _add_semi))
-        kernel = jit(build)
-        _links = jit(links)
-        geo = geometry(3, 3)
-        run(geo, [1 << geo.cells[0], 1 << geo.cells[4]], 0, vc.DEFAULT_LIMITS)
-    except Exception:  # pragma: no cover - a broken install: the Python closure it is
-        return
-    ready.set()
+    inline, jit = compilers.inline, compilers.bare
+    # callees first: a compiled function finds them as compiled globals
+    (_popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _before) = (
+        inline(f) for f in (_popcount, _size, _subset, _overlap, _equal, _copy, _has,
+                            _slot, _before))
+    (node_cells, slot_count, slot_ends, slot_fulls, full_is_empty, cell_empty) = (
+        inline(f) for f in (node_cells, slot_count, slot_ends, slot_fulls, full_is_empty,
+                            cell_empty))
+    (_new_slot, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _do_or,
+     _add_semi) = (jit(f) for f in (_new_slot, _heap_push, _heap_pop, _drop_supersets,
+                                    _insert, _add_full, _do_or, _add_semi))
+    kernel = jit(build)
+    _links = jit(links)
 
 
-class CompiledConnections(vc.Connections):
-    """``vc.Connections`` read from the kernel's workspace, pair by pair when asked.
+def _warm_up() -> None:
+    """The kernel's first build, on a 3x3 board: numba compiles it in the loading thread."""
+    geo = geometry(3, 3)
+    run(geo, [1 << geo.cells[0], 1 << geo.cells[4]], 0, DEFAULT_LIMITS)
+
+
+ready = kernels.register("hsearch", _compile)  # ready(): callable without compiling
+kernels.warm_up("hsearch", _warm_up)
+python_only = ready.off  # within the block vc.build runs the Python closure (hsearch_python)
+
+
+class CompiledConnections(Connections):
+    """``Connections`` read from the kernel's workspace, pair by pair when asked.
 
     The workspace is reused by the next build, so each result remembers which build it
     was; when another has run since, it runs its own build again (the kernel is
     deterministic) before reading."""
 
     def __init__(self, geo: Geometry, stones, colour: int,
-                 limits: Optional[vc.Limits] = None) -> None:
+                 limits: Optional[Limits] = None) -> None:
         self.geo = geo
         self.colour = colour
         self.stones = (stones[0], stones[1])
         self.empty = geo.mask & ~(stones[0] | stones[1])
-        self.limits = limits or vc.DEFAULT_LIMITS
+        self.limits = limits or DEFAULT_LIMITS
         self._ws = run(geo, self.stones, colour, self.limits)
         self._ws.owner = self
         self.complete = self._ws.complete
@@ -876,14 +929,14 @@ class CompiledConnections(vc.Connections):
         return lst[0] if lst else None
 
     def edge_full_all(self) -> list[int]:
-        ws, k = self._pair(vc.EDGE_START, vc.EDGE_GOAL)
+        ws, k = self._pair(EDGE_START, EDGE_GOAL)
         return ws.fulls(k)
 
     def edge_semis(self) -> list[int]:
         return [carrier for _, carrier in self.edge_semis_keyed()]
 
     def edge_semis_keyed(self) -> list[tuple[int, int]]:
-        ws, k = self._pair(vc.EDGE_START, vc.EDGE_GOAL)
+        ws, k = self._pair(EDGE_START, EDGE_GOAL)
         return [(1 << key, carrier) for key, carrier in ws.semis(k)]
 
     def full(self, a: int, b: int) -> list[int]:
@@ -929,7 +982,7 @@ class CompiledConnections(vc.Connections):
                 semis[key] = [c for _, c in s]
         S, I = ws.S, ws.I
         nn = int(S[N_NODES])
-        for x in range(nn):  # partners in the order the build made them, as vc's dicts
+        for x in range(nn):  # partners in the order the build made them, as hsearch_python's
             lst = I[S[I_PLIST] + x * nn: S[I_PLIST] + x * nn + I[S[I_PLEN] + x]]
             if len(lst):
                 a = ws.node_id(x)

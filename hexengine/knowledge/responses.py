@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 
 from ..geometry import Geometry
-from . import vc
+from . import templates
 
 
 @functools.lru_cache(maxsize=64)
@@ -28,12 +28,12 @@ def _intrusions(geo: Geometry) -> tuple[tuple[tuple[int, int, int], ...], ...]:
         table[a].append((owner, ends, b))
         table[b].append((owner, ends, a))
 
-    bridges, templates = vc._tables(geo)
+    bridges, per_edge = templates.tables(geo)
     for x, y, carrier in bridges:
         add(-1, (1 << x) | (1 << y), carrier)
     for colour in (0, 1):
         for edge in geo.edges[colour]:
-            for anchor, carrier in templates[edge]:
+            for anchor, carrier in per_edge[edge]:
                 if carrier.bit_count() == 2:  # template II only: the others need more
                     add(colour, 1 << anchor, carrier)
     return tuple(tuple(entries) for entries in table)
