@@ -17,35 +17,15 @@ INF = 1 << 60  # an infinite proof or disproof number
 WIN, LOSS = 1, 2  # statuses, from the point of view of the side to move
 
 
-# --- cheap Hex facts on bitboards ---------------------------------------------------------
-def _flood(seed: int, within: int, s: int, mask: int) -> int:
-    s1 = s - 1
-    region = seed & within
-    while True:
-        grown = (region | region << 1 | region >> 1 | region << s | region >> s
-                 | region << s1 | region >> s1) & within
-        if grown == region:
-            return region
-        region = grown
-
-
-def _dilate(bits: int, s: int, mask: int) -> int:
-    s1 = s - 1
-    return (bits | bits << 1 | bits >> 1 | bits << s | bits >> s
-            | bits << s1 | bits >> s1) & mask
-
-
 def winning_cells(geo: Geometry, own: int, empty: int, colour: int) -> int:
     """Empty cells where ``colour`` (stones ``own``) connects its edges at once; -1 when
     it is already connected."""
-    s = geo.stride
-    mask = geo.mask
     st, gl = geo.edges[colour]
-    a = _flood(own & st, own, s, mask)
-    b = _flood(own & gl, own, s, mask)
+    a = geo.flood(own & st, own)
+    b = geo.flood(own & gl, own)
     if a & b:
         return -1
-    return empty & (st | _dilate(a, s, mask)) & (gl | _dilate(b, s, mask))
+    return empty & (st | geo.dilate(a)) & (gl | geo.dilate(b))
 
 
 class SimpleKnowledge:
@@ -83,30 +63,28 @@ class SimpleKnowledge:
         return rank
 
     def expand(self, geo: Geometry, stones: list[int], colour: int):
-        s = geo.stride
-        mask = geo.mask
         own = stones[colour]
         opp = stones[1 - colour]
-        empty = mask & ~(own | opp)
+        empty = geo.mask & ~(own | opp)
         ost, ogl = geo.edges[colour]
         yst, ygl = geo.edges[1 - colour]
         # our winning cells
-        a = _flood(own & ost, own, s, mask)
-        b = _flood(own & ogl, own, s, mask)
+        a = geo.flood(own & ost, own)
+        b = geo.flood(own & ogl, own)
         if a & b:
             return WIN, 0, -1, None, 0
-        da = ost | _dilate(a, s, mask)
-        db = ogl | _dilate(b, s, mask)
+        da = ost | geo.dilate(a)
+        db = ogl | geo.dilate(b)
         mine = empty & da & db
         if mine:
             low = mine & -mine
             return WIN, low, low.bit_length() - 1, None, 0
         # the opponent's winning cells
-        ya = _flood(opp & yst, opp, s, mask)
-        yb = _flood(opp & ygl, opp, s, mask)
+        ya = geo.flood(opp & yst, opp)
+        yb = geo.flood(opp & ygl, opp)
         if ya & yb:
             return LOSS, 0, -1, None, 0
-        theirs = empty & (yst | _dilate(ya, s, mask)) & (ygl | _dilate(yb, s, mask))
+        theirs = empty & (yst | geo.dilate(ya)) & (ygl | geo.dilate(yb))
         if theirs & (theirs - 1):
             two = theirs & -theirs
             two |= (theirs ^ two) & -(theirs ^ two)
@@ -127,14 +105,14 @@ class SimpleKnowledge:
             # our winning cells after m
             na, nb = a, b
             if low & da:
-                na = _flood(a | low, own | low, s, mask)
+                na = geo.flood(a | low, own | low)
             if low & db:
-                nb = _flood(b | low, own | low, s, mask)
+                nb = geo.flood(b | low, own | low)
             if na is a and nb is b:
                 threats = mine  # empty: nothing changes
             else:
-                threats = (empty ^ low) & (ost | _dilate(na, s, mask)) & (
-                    ogl | _dilate(nb, s, mask))
+                threats = (empty ^ low) & (ost | geo.dilate(na)) & (
+                    ogl | geo.dilate(nb))
             if threats & (threats - 1):
                 two = threats & -threats
                 two |= (threats ^ two) & -(threats ^ two)
