@@ -20,7 +20,6 @@ from hexengine.board import BLACK, WHITE, Board
 from hexengine.geometry import geometry
 from hexengine.knowledge import inferior
 from hexengine.knowledge.inferior import fill_in, prunable
-from hexengine.search import centre_order  # move order only: it cannot change an answer
 
 
 # --- the judge ------------------------------------------------------------------------------
@@ -31,7 +30,7 @@ class Solver:
         self.geo = geo
         self.memo = {}
         # centre first: winning moves are found sooner there (same answers, fewer positions)
-        self.order = centre_order(geo)[0]
+        self.order = geo.centre_order
 
     def connected(self, bits, colour):
         start, goal = self.geo.edges[colour]

@@ -9,6 +9,6 @@ from .knowledge import (KNOWLEDGE, LOSS, WIN, SimpleKnowledge, VCKnowledge, know
                         winning_cells)
 from .policy import EARLY_STONES, SOLVE_SHARE, solve_for_move
 
-__all__ = ["EARLY_STONES", "KNOWLEDGE", "LOSS", "SOLVE_SHARE", "SimpleKnowledge", "SolveResult",
-           "Solver", "VCKnowledge", "WIN", "knowledge_by_name", "solve_for_move",
-           "winning_cells"]
+__all__ = ["EARLY_STONES", "KNOWLEDGE", "LOSS", "SOLVE_SHARE", "SimpleKnowledge",
+           "SolveResult", "Solver", "VCKnowledge", "WIN", "knowledge_by_name",
+           "solve_for_move", "winning_cells"]

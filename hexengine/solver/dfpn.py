@@ -3,10 +3,10 @@
 Nagai's DFPN with a bounded transposition table keyed by the position (Zobrist keys of the
 stones and the side to move, the 180° rotation folded in), Pawlewicz and Lew's 1+ε
 threshold trick, weak disproof numbers (Ueda et al.: max + count - 1 instead of the sum,
-so transpositions are not counted over and over), and proof sets (Benzene's idea): every solved position carries the empty
-cells its proof depends on.  When a move of the side to move is proved losing, every other
-move outside that proof is losing too, so the node's move list shrinks as the search goes
-(the mustplay grows out of the proofs).
+so transpositions are not counted over and over), and proof sets (Benzene's idea): every
+solved position carries the empty cells its proof depends on.  When a move of the side to
+move is proved losing, every other move outside that proof is losing too, so the node's
+move list shrinks as the search goes (the mustplay grows out of the proofs).
 
 Conventions: a node is a position with a side to move ``colour``.  ``pn`` is the proof
 number of "colour wins", ``dn`` of "colour loses"; ``pn == 0`` is a proved win, ``dn == 0``

@@ -41,27 +41,6 @@ class SimpleKnowledge:
     name = "simple"
     quiet_dn = 1  # initial disproof number after a move that threatens nothing (a threat: 1)
 
-    def __init__(self) -> None:
-        self._centre: dict[tuple[int, int], dict[int, int]] = {}
-
-    def centre_rank(self, geo: Geometry) -> dict[int, int]:
-        key = (geo.width, geo.height)
-        rank = self._centre.get(key)
-        if rank is None:
-            cx, cy = (geo.width - 1) / 2, (geo.height - 1) / 2
-
-            def dist(cell: int) -> float:
-                c, r = geo.coords(cell)
-                dx, dy = c - cx, r - cy
-                return (abs(dx) + abs(dy) + abs(dx + dy)) / 2  # hex distance
-
-            order = sorted(geo.cells, key=dist)
-            rank = {cell: i for i, cell in enumerate(order)}
-            if len(self._centre) >= 64:  # one entry per board size: capped like geometry()
-                self._centre.clear()
-            self._centre[key] = rank
-        return rank
-
     def expand(self, geo: Geometry, stones: list[int], colour: int):
         own = stones[colour]
         opp = stones[1 - colour]
@@ -95,7 +74,7 @@ class SimpleKnowledge:
         else:
             candidates = empty
             just = 0
-        rank = self.centre_rank(geo)
+        rank = geo.centre_rank
         children = []
         bits = candidates
         while bits:
@@ -145,7 +124,6 @@ class VCKnowledge(SimpleKnowledge):
     def __init__(self, own_semis: bool = False, fill: bool = True, prune: bool = True,
                  limits=None, order: str = "centre", dominated: bool = False,
                  decompose: bool = True) -> None:
-        super().__init__()
         self.dominated = dominated
         self.decompose = decompose
         self.order = order
