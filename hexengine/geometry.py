@@ -115,6 +115,28 @@ class Geometry:
         n = self.cells[-1] + 1
         return int(format(bits, f"0{n}b")[::-1], 2) if bits else 0
 
+    # --- move order ------------------------------------------------------------------
+    @functools.cached_property
+    def centre_order(self) -> tuple[int, ...]:
+        """The cells by hex distance from the board's centre, ties in cell order: the move
+        order of last resort for the search and the solver (central moves win more)."""
+        cc, cr = (self.width - 1) / 2, (self.height - 1) / 2
+
+        def distance(cell: int) -> float:
+            c, r = self.coords(cell)
+            dc, dr = c - cc, r - cr
+            return max(abs(dc), abs(dr), abs(dc + dr))
+
+        return tuple(sorted(self.cells, key=distance))
+
+    @functools.cached_property
+    def centre_rank(self) -> tuple[int, ...]:
+        """Each cell's place in ``centre_order``, indexed by cell (0 on padding bits)."""
+        rank = [0] * self.max_index
+        for i, cell in enumerate(self.centre_order):
+            rank[cell] = i
+        return tuple(rank)
+
     # --- bitboard helpers --------------------------------------------------------------
     def dilate(self, bits: int) -> int:
         """Bits plus all their hex neighbours, clipped to the board."""

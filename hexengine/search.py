@@ -265,7 +265,7 @@ class Searcher:
         self.history = [0] * board.geo.max_index
         self.generation += 1
         self._partial = (0.0, None, {})
-        self.centre_order, self.centre_rank = centre_order(board.geo)
+        self.centre_order, self.centre_rank = board.geo.centre_order, board.geo.centre_rank
         self.threats = EdgeThreats.empty()
         self.root_info = None
         self.links: Optional[resistance.Links] = None
@@ -673,30 +673,6 @@ class Searcher:
                 break
             seen.add(h)
         return pv
-
-
-_CENTRE: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
-
-
-def centre_order(geo) -> tuple[list[int], list[int]]:
-    """Cells sorted by hex distance from the centre, and each cell's rank in that order."""
-    key = (geo.width, geo.height)
-    if key not in _CENTRE:
-        cc, cr = (geo.width - 1) / 2, (geo.height - 1) / 2
-
-        def dist(cell: int) -> float:
-            c, r = geo.coords(cell)
-            dc, dr = c - cc, r - cr
-            return max(abs(dc), abs(dr), abs(dc + dr))
-
-        order = sorted(geo.cells, key=dist)
-        rank = [0] * geo.max_index
-        for i, cell in enumerate(order):
-            rank[cell] = i
-        if len(_CENTRE) >= 64:  # one entry per board size: capped like geometry()
-            _CENTRE.clear()
-        _CENTRE[key] = (order, rank)
-    return _CENTRE[key]
 
 
 def _minimax(board: Board, colour: int, depth: int, evaluation: str,

@@ -21,22 +21,14 @@ from hexengine.board import Board  # noqa: E402
 from hexengine import kernels  # noqa: E402
 from hexengine.evaluation import EVALUATIONS, astar, circuit, shortest_path  # noqa: E402
 from hexengine.knowledge import decompose, inferior, vc  # noqa: E402
+from hexengine.positions import random_position  # noqa: E402
 from hexengine.search import Searcher  # noqa: E402
 
 
 def positions(size: int, count: int, seed: int = 2026, fill: float = 0.3) -> list[Board]:
     """``count`` seeded random boards with ``fill`` of the cells taken, none decided."""
     rng = random.Random(seed + size)
-    out = []
-    while len(out) < count:
-        board = Board(size)
-        cells = list(board.geo.cells)
-        rng.shuffle(cells)
-        for cell in cells[: int(len(cells) * fill)]:
-            board.play(cell)
-        if board.winner() is None:
-            out.append(board)
-    return out
+    return [random_position(size, rng, int(size * size * fill)) for _ in range(count)]
 
 
 def _time_table(title: str, head: str, functions: list, boards: dict, repeat: int,

@@ -20,20 +20,13 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine.board import Board  # noqa: E402
 from hexengine.player import Player, Settings  # noqa: E402
+from hexengine.positions import random_position  # noqa: E402
 
 
 def positions(size: int, count: int, seed: int) -> list[Board]:
+    """``count`` seeded random boards with a quarter of the cells taken, none decided."""
     rng = random.Random(seed * 1000 + size)
-    out = []
-    while len(out) < count:
-        board = Board(size)
-        cells = list(board.geo.cells)
-        rng.shuffle(cells)
-        for cell in cells[: size * size // 4]:
-            board.play(cell)
-        if board.winner() is None:
-            out.append(board)
-    return out
+    return [random_position(size, rng, size * size // 4) for _ in range(count)]
 
 
 @click.command()

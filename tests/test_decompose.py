@@ -13,7 +13,7 @@ from hexengine.knowledge.decompose import decomposition, fill_decompositions
 from hexengine.solver import Solver, VCKnowledge
 
 from .test_inferior import Solver as Judge
-from .test_inferior import random_position, show
+from .test_inferior import random_stones, show
 
 # A 9x9 game against Wolve, white to play after black's e6.  Black's chain h4-g5-f6, with
 # g7 below it, runs from the white stones f5/g4 to the bottom edge, and both it and the
@@ -80,7 +80,7 @@ def test_filling_a_decomposition_never_changes_the_winner(size, count, lo, hi, l
     judge = Judge(geo)
     fired = 0
     for _ in range(count):
-        stones, _ = inferior.fill_in(geo, random_position(geo, rng, lo, hi))
+        stones, _ = inferior.fill_in(geo, random_stones(geo, rng, lo, hi))
         if judge.connected(stones[0], BLACK) or judge.connected(stones[1], WHITE):
             continue
         for colour in (BLACK, WHITE):

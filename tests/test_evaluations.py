@@ -10,6 +10,8 @@ import pytest
 from hexengine.board import BLACK, WHITE, Board
 from hexengine.evaluation import EVALUATIONS, shortest_path, two_distance
 from hexengine.evaluation.shortest_path import NO_PATH
+from hexengine.geometry import geometry
+from hexengine.positions import random_position
 
 
 def dijkstra(board: Board, colour: int) -> int:
@@ -40,12 +42,9 @@ def dijkstra(board: Board, colour: int) -> int:
 
 
 def random_board(rng: random.Random, width: int, height: int) -> Board:
-    board = Board(width, height)
-    cells = list(board.geo.cells)
-    rng.shuffle(cells)
-    for cell in cells[: rng.randint(0, len(cells))]:
-        board.play(cell, rng.randint(0, 1))
-    return board
+    """Any number of stones of random colours, won positions too."""
+    return random_position(geometry(width, height), rng, (0, width * height),
+                           random_colours=1, undecided=False)
 
 
 def test_layered_distance_matches_dijkstra():
@@ -355,11 +354,7 @@ def test_root_wires_count_at_a_node_only_while_their_carriers_hold():
     rng = random.Random(23)
     changed = broken = 0
     while changed < 5 or broken < 5:
-        board = Board(9)
-        cells = list(board.geo.cells)
-        rng.shuffle(cells)
-        for cell in cells[:rng.randint(6, 20)]:
-            board.play(cell)
+        board = random_position(9, rng, (6, 20), undecided=False)
         if board.winner() is not None:
             continue
         colour = board.to_move

@@ -9,6 +9,7 @@ import pytest
 
 from hexengine import kernels
 from hexengine.geometry import geometry
+from hexengine.positions import random_position
 from hexengine.knowledge import hsearch, vc
 from hexengine.knowledge.vc import EDGE_GOAL, EDGE_START
 
@@ -24,15 +25,11 @@ def python_build(geo, stones, colour, limits=None):
         return vc.build(geo, stones, colour, limits)
 
 
-def random_position(rng, size, stones=None):
-    geo = geometry(size, size)
-    cells = list(geo.cells)
-    rng.shuffle(cells)
-    n = rng.randrange(0, size * size // 2 + 1) if stones is None else stones
-    out = [0, 0]
-    for i, c in enumerate(cells[:n]):
-        out[i % 2] |= 1 << c
-    return geo, out
+def random_stones(rng, size, stones=None):
+    """(geometry, stones): ``stones`` stones, or up to half the board, alternating colours."""
+    board = random_position(size, rng, (0, size * size // 2) if stones is None else stones,
+                            undecided=False)
+    return board.geo, board.stones
 
 
 def snapshot(conns):
@@ -57,7 +54,7 @@ def test_compiled_build_equals_python_build(limits):
     rng = random.Random(hash(limits) & 0xFFFF)
     for _ in range(60):
         size = rng.choice([1, 2, 3, 4, 5, 6, 7, 8, 9, 11])
-        geo, stones = random_position(rng, size)
+        geo, stones = random_stones(rng, size)
         colour = rng.randrange(2)
         compiled = vc.build(geo, stones, colour, limits)
         assert isinstance(compiled, hsearch.CompiledConnections)
@@ -66,7 +63,7 @@ def test_compiled_build_equals_python_build(limits):
 
 def test_a_workspace_too_small_grows_and_gives_the_same_result():
     rng = random.Random(3)
-    geo, stones = random_position(rng, 9, 24)
+    geo, stones = random_stones(rng, 9, 24)
     key = (geo.width, geo.height, vc.DEFAULT_LIMITS)
     hsearch._WORKSPACES[key] = hsearch.Workspace(geo, vc.DEFAULT_LIMITS, slots=4, events=8)
     ws = hsearch.run(geo, stones, 0, vc.DEFAULT_LIMITS)
@@ -77,7 +74,7 @@ def test_a_workspace_too_small_grows_and_gives_the_same_result():
 def test_the_queries_answer_as_the_python_connections_do():
     rng = random.Random(5)
     for _ in range(30):
-        geo, stones = random_position(rng, rng.choice([4, 6, 9]))
+        geo, stones = random_stones(rng, rng.choice([4, 6, 9]))
         colour = rng.randrange(2)
         c, p = vc.build(geo, stones, colour), python_build(geo, stones, colour)
         assert c.edge_full() == p.edge_full()
@@ -98,8 +95,8 @@ def test_the_queries_answer_as_the_python_connections_do():
 def test_a_result_read_after_another_build_is_still_its_own():
     """Builds share one workspace; an older result builds itself again before reading."""
     rng = random.Random(9)
-    geo, first = random_position(rng, 7, 14)
-    _, second = random_position(rng, 7, 14)
+    geo, first = random_stones(rng, 7, 14)
+    _, second = random_stones(rng, 7, 14)
     a = vc.build(geo, first, 0)
     b = vc.build(geo, second, 0)
     assert snapshot(a) == snapshot(python_build(geo, first, 0))
@@ -110,7 +107,7 @@ def test_a_result_read_after_another_build_is_still_its_own():
 def test_the_incremental_update_of_a_compiled_result():
     rng = random.Random(11)
     for _ in range(20):
-        geo, stones = random_position(rng, 8)
+        geo, stones = random_stones(rng, 8)
         colour = rng.randrange(2)
         p = python_build(geo, stones, colour)
         empty = [c for c in geo.cells if not (stones[0] | stones[1]) >> c & 1]

@@ -20,7 +20,7 @@ from hexengine.board import BLACK, WHITE, Board
 from hexengine.geometry import geometry
 from hexengine.knowledge import inferior
 from hexengine.knowledge.inferior import fill_in, prunable
-from hexengine.search import centre_order  # move order only: it cannot change an answer
+from hexengine.positions import random_position
 
 
 # --- the judge ------------------------------------------------------------------------------
@@ -31,7 +31,7 @@ class Solver:
         self.geo = geo
         self.memo = {}
         # centre first: winning moves are found sooner there (same answers, fewer positions)
-        self.order = centre_order(geo)[0]
+        self.order = geo.centre_order
 
     def connected(self, bits, colour):
         start, goal = self.geo.edges[colour]
@@ -73,18 +73,9 @@ class Solver:
         return self.winner(after, 1 - colour) == colour
 
 
-def random_position(geo, rng, lo, hi):
-    """Random undecided position with lo..hi stones of random colours."""
-    cells = list(geo.cells)
-    while True:
-        rng.shuffle(cells)
-        stones = [0, 0]
-        for cell in cells[:rng.randint(lo, hi)]:
-            stones[rng.randrange(2)] |= 1 << cell
-        solver_free = Solver(geo)
-        if not solver_free.connected(stones[0], BLACK) and \
-                not solver_free.connected(stones[1], WHITE):
-            return stones
+def random_stones(geo, rng, lo, hi):
+    """The stones of a random undecided position with lo..hi stones of random colours."""
+    return random_position(geo, rng, (lo, hi), random_colours=1).stones
 
 
 def check_position(geo, solver, stones, stats):
@@ -158,7 +149,7 @@ def run_soundness(size, count, lo, hi, seed, renew=1500):
     for i in range(count):
         if i % renew == 0:
             solver = Solver(geo)      # a fresh memo now and then keeps memory bounded
-        check_position(geo, solver, random_position(geo, rng, lo, hi), stats)
+        check_position(geo, solver, random_stones(geo, rng, lo, hi), stats)
     # the test must exercise the patterns, not pass vacuously
     assert stats["filled"] > count // 2, stats
     assert stats["pruned"] > count // 4, stats
@@ -311,7 +302,7 @@ def test_fill_in_reaches_a_fixpoint():
     geo = geometry(7, 7)
     rng = random.Random(5)
     for _ in range(200):
-        stones = random_position(geo, rng, 5, 25)
+        stones = random_stones(geo, rng, 5, 25)
         filled, inf = fill_in(geo, stones)
         again, inf2 = fill_in(geo, filled)
         assert again == filled and inf2.dead == 0 and inf2.captured == (0, 0)
@@ -330,7 +321,7 @@ def test_prunable_never_prunes_a_cycle():
     geo = geometry(6, 6)
     rng = random.Random(9)
     for _ in range(300):
-        stones, _ = fill_in(geo, random_position(geo, rng, 4, 20))
+        stones, _ = fill_in(geo, random_stones(geo, rng, 4, 20))
         for colour in (BLACK, WHITE):
             chosen = inferior.prunable_with_killers(geo, stones, colour)
             pruned = prunable(geo, stones, colour)
@@ -372,7 +363,7 @@ def test_wide_and_tall_boards():
         geo = geometry(w, h)
         rng = random.Random(w * 100 + h)
         for _ in range(50):
-            stones = random_position(geo, rng, 0, (w * h) // 2)
+            stones = random_stones(geo, rng, 0, (w * h) // 2)
             filled, inf = fill_in(geo, stones)
             assert not filled[0] & filled[1]
             assert (filled[0] | filled[1]) & ~geo.mask == 0
@@ -388,7 +379,7 @@ def test_fast_forced_patterns_match_plain_substitution():
         geo = geometry(size, size)
         t = inferior._tab(geo)
         for _ in range(100):
-            stones, _ = fill_in(geo, random_position(geo, rng, 0, size * size // 2))
+            stones, _ = fill_in(geo, random_stones(geo, rng, 0, size * size // 2))
             empty = geo.mask & ~(stones[0] | stones[1])
             nb = inferior._neighbours(t, stones[0], BLACK)
             nw = inferior._neighbours(t, stones[1], WHITE)

@@ -8,6 +8,7 @@ import pytest
 from hexengine.board import Board
 from hexengine.knowledge.analysis import analyse_root
 from hexengine.knowledge.threats import LOST, WIN_NOW
+from hexengine.positions import random_position
 from hexengine.search import WIN_THRESHOLD, Searcher
 from tests.test_inferior import Solver
 
@@ -20,15 +21,7 @@ def won_positions(size: int, count: int, seed: int, stones: tuple[int, int]):
     solver = Solver(board.geo)
     found = 0
     while found < count:
-        board = Board(size)
-        cells = list(board.geo.cells)
-        rng.shuffle(cells)
-        for cell in cells[:rng.randint(*stones)]:
-            board.play(cell)
-            if board.winner() is not None:
-                break
-        if board.winner() is not None:
-            continue
+        board = random_position(size, rng, stones)
         mover = board.to_move
         winning = []
         for cell in board.geo.iter_bits(board.empty):

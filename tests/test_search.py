@@ -5,28 +5,15 @@ import time
 import pytest
 
 from hexengine.board import BLACK, WHITE, Board
+from hexengine.positions import random_position
 from hexengine.search import WIN, WIN_THRESHOLD, Searcher, minimax_value, score_text
-
-
-def random_position(rng: random.Random, width: int, height: int, stones: int) -> Board:
-    """A random undecided position with ``stones`` stones, alternating colours."""
-    while True:
-        board = Board(width, height)
-        cells = list(board.geo.cells)
-        rng.shuffle(cells)
-        for cell in cells[:stones]:
-            board.play(cell)
-            if board.winner() is not None:
-                break
-        if board.winner() is None:
-            return board
 
 
 @pytest.mark.parametrize("size,stones,depth", [(3, 2, 3), (4, 5, 3), (4, 8, 4), (5, 12, 3)])
 def test_alphabeta_matches_plain_minimax(size, stones, depth):
     rng = random.Random(size * 100 + stones)
     for _ in range(12):
-        board = random_position(rng, size, size, stones)
+        board = random_position(size, rng, stones)
         colour = board.to_move
         expected = minimax_value(board, colour, depth, "shortest-path")
         searcher = Searcher("shortest-path")
@@ -43,7 +30,7 @@ def test_alphabeta_matches_plain_minimax(size, stones, depth):
 def test_alphabeta_with_current_ordering_matches_plain_minimax(size, stones, depth, ordering):
     rng = random.Random(size * 10 + stones)
     for _ in range(6):
-        board = random_position(rng, size, size, stones)
+        board = random_position(size, rng, stones)
         colour = board.to_move
         expected = minimax_value(board, colour, depth, "resistance")
         searcher = Searcher("resistance", ordering=ordering)
@@ -148,11 +135,7 @@ def random_open_positions(size: int, count: int, stones: tuple[int, int], seed: 
     """``count`` seeded random boards with ``stones`` (a range) stones, those not yet won."""
     rng = random.Random(seed)
     for _ in range(count):
-        board = Board(size)
-        cells = list(board.geo.cells)
-        rng.shuffle(cells)
-        for cell in cells[:rng.randrange(*stones)]:
-            board.play(cell)
+        board = random_position(size, rng, (stones[0], stones[1] - 1), undecided=False)
         if board.winner() is None:
             yield board
 

@@ -11,6 +11,7 @@ import pytest
 from hexengine.board import BLACK, WHITE, Board
 from hexengine.geometry import geometry
 from hexengine.player import Player, Settings
+from hexengine.positions import random_position
 from hexengine.solver import (KNOWLEDGE, SimpleKnowledge, Solver, knowledge_by_name,
                               winning_cells)
 
@@ -97,17 +98,6 @@ def test_4x4_winning_openings_and_find_winning():
         assert (cell in moves) == (not wins(1 << cell, 0, WHITE))
 
 
-def _random_position(rng, size, stones):
-    while True:
-        board = Board(size)
-        cells = list(board.geo.cells)
-        rng.shuffle(cells)
-        for cell in cells[:stones]:
-            board.play(cell)
-        if board.winner() is None:
-            return board
-
-
 @pytest.mark.parametrize("knowledge", ["simple", "auto"])
 def test_proof_sets_hold_whatever_fills_the_other_cells(knowledge):
     """A proof set S: the winner still wins when the empty cells outside S are filled with
@@ -118,7 +108,7 @@ def test_proof_sets_hold_whatever_fills_the_other_cells(knowledge):
     solver = Solver(knowledge_by_name(knowledge))
     checked = 0
     for _ in range(40):
-        board = _random_position(rng, 4, rng.randint(2, 7))
+        board = random_position(4, rng, rng.randint(2, 7))
         colour = rng.randint(0, 1)
         result = solver.solve(geo, list(board.stones), colour)
         assert result.solved
@@ -262,7 +252,7 @@ def test_settled_moves_agree_with_exhaustive_search():
     rng = random.Random(8)
     marked = 0
     for _ in range(40):
-        board = _random_position(rng, 4, rng.randint(1, 6))
+        board = random_position(4, rng, rng.randint(1, 6))
         colour = board.to_move
         solver = Solver(knowledge_by_name("auto"))
         solver.solve(geo, board.stones, colour)

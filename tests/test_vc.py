@@ -13,7 +13,7 @@ import pytest
 from hexengine.geometry import geometry
 from hexengine.knowledge import vc
 from hexengine.knowledge.vc import EDGE_GOAL, EDGE_START
-from hexengine.search import centre_order  # move order only: it cannot change an answer
+from hexengine.positions import random_position
 
 BLACK, WHITE = 0, 1
 
@@ -96,7 +96,7 @@ def is_real_vc(geo, stones, colour, conns, a, b, carrier, key=None):
 def _centre_first(geo, cells):
     """The cells of the bitboard ``cells``, nearest the centre first: winning moves are
     found sooner there, so the exhaustive solve visits fewer positions (same answers)."""
-    return [m for m in centre_order(geo)[0] if cells >> m & 1]
+    return [m for m in geo.centre_order if cells >> m & 1]
 
 
 def wins(geo, stones, to_move, memo):
@@ -373,11 +373,7 @@ def test_found_carriers_are_real_on_a_crowded_board(limits):
     geo = geometry(6, 6)
     checked = 0
     for _ in range(6):
-        stones = [0, 0]
-        cs = list(geo.cells)
-        rng.shuffle(cs)
-        for i, cell in enumerate(cs[:12]):
-            stones[i % 2] |= 1 << cell
+        stones = random_position(geo, rng, 12, undecided=False).stones
         for colour in (BLACK, WHITE):
             conns = vc.build(geo, stones, colour, limits)
             checked += check_all_fulls(geo, stones, colour, conns, max_cells=9)
@@ -388,18 +384,9 @@ def test_found_carriers_are_real_on_a_crowded_board(limits):
 def _random_positions(size, count, stones_range, seed):
     rng = random.Random(seed)
     geo = geometry(size, size)
-    out = []
-    while len(out) < count:
-        n = rng.randint(*stones_range)
-        cs = list(geo.cells)
-        rng.shuffle(cs)
-        stones = [0, 0]
-        for i, cell in enumerate(cs[:n]):
-            stones[(i + rng.randint(0, 1)) % 2 if rng.random() < 0.2 else i % 2] |= 1 << cell
-        if any(joined(geo, stones[c], *geo.edges[c]) for c in (0, 1)):
-            continue
-        out.append((geo, stones))
-    return out
+    # a fifth of the stones take a random colour: some positions are out of balance
+    return [(geo, random_position(geo, rng, stones_range, random_colours=0.2).stones)
+            for _ in range(count)]
 
 
 LIMITS = {"default": vc.DEFAULT_LIMITS, "wide": vc.WIDE_LIMITS}
@@ -510,11 +497,7 @@ def test_update_after_opponent_move_is_a_sound_subset_of_a_build():
     rng = random.Random(11)
     geo = geometry(7, 7)
     for _ in range(8):
-        stones = [0, 0]
-        cs = list(geo.cells)
-        rng.shuffle(cs)
-        for i, cell in enumerate(cs[:14]):
-            stones[i % 2] |= 1 << cell
+        stones = random_position(geo, rng, 14, undecided=False).stones
         colour = rng.randint(0, 1)
         conns = vc.build(geo, stones, colour)
         empty = geo.mask & ~(stones[0] | stones[1])

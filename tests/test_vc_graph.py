@@ -6,9 +6,10 @@ import random
 import numpy as np
 import pytest
 
-from hexengine.board import BLACK, WHITE, Board
+from hexengine.board import BLACK, WHITE
 from hexengine.evaluation import resistance, vc_graph
 from hexengine.knowledge import vc
+from hexengine.positions import random_position
 from tests.test_evaluations import _position
 
 
@@ -56,11 +57,8 @@ def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph():
     compared = 0
     for size in (3, 5, 7, 9):
         for _ in range(25):
-            board = Board(size)
-            cells = list(board.geo.cells)
-            rng.shuffle(cells)
-            for cell in cells[:rng.randint(0, len(cells) // 2)]:
-                board.play(cell, rng.randint(0, 1))
+            board = random_position(size, rng, (0, size * size // 2), random_colours=1,
+                                    undecided=False)
             if board.winner() is not None:
                 continue
             (r_b, r_w), *_ = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)

@@ -9,6 +9,8 @@ import random
 from typing import Optional
 
 from hexengine.board import Board, IllegalMove
+from hexengine.geometry import geometry
+from hexengine.positions import random_position
 
 
 class OpeningError(ValueError):
@@ -94,11 +96,7 @@ def random_openings(plies: int, count: int, width: int, height: int,
     attempts = 0
     while len(out) < count and attempts < count * 50:
         attempts += 1
-        board = Board(width, height)
-        cells = list(board.geo.cells)
-        rng.shuffle(cells)
-        for cell in cells[:plies]:
-            board.play(cell)
+        board = random_position(geometry(width, height), rng, plies, undecided=False)
         if board.winner() is not None:
             continue
         opening = tuple(name for _, name in board.moves_played())

@@ -1,0 +1,14 @@
+"""The DFPN solver: proves Hex positions outright.
+
+``dfpn`` holds the proof-number search, its table and proof sets; ``knowledge`` what it
+knows of Hex at each node; ``policy`` when ``genmove`` asks it and with what share of
+the budget.  The names callers use are re-exported here.
+"""
+from .dfpn import Solver, SolveResult
+from .knowledge import (KNOWLEDGE, LOSS, WIN, SimpleKnowledge, VCKnowledge, knowledge_by_name,
+                        winning_cells)
+from .policy import EARLY_STONES, SOLVE_SHARE, solve_for_move
+
+__all__ = ["EARLY_STONES", "KNOWLEDGE", "LOSS", "SOLVE_SHARE", "SimpleKnowledge",
+           "SolveResult", "Solver", "VCKnowledge", "WIN", "knowledge_by_name",
+           "solve_for_move", "winning_cells"]

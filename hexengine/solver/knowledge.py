@@ -1,0 +1,272 @@
+"""What the DFPN solver knows of Hex: the knowledge object it asks at each node.
+
+``expand(geo, stones, colour)`` decides a position at sight (``WIN`` / ``LOSS`` for the
+side to move, with the cells the verdict depends on) or lists the moves worth searching,
+best first, with the cells that justify leaving out the others.  ``SimpleKnowledge`` is
+self-contained (flood fill, each colour's one-move winning cells, the single block of a
+single threat, a double threat as a win); ``VCKnowledge`` adds ``hexengine.knowledge``
+(fill-in, the opponent's connections for terminal positions and the mustplay, prunable
+cells).  ``knowledge_by_name("auto")`` picks the best available.
+"""
+from __future__ import annotations
+
+from ..evaluation.resistance import rank_moves
+from ..geometry import Geometry
+
+INF = 1 << 60  # an infinite proof or disproof number
+WIN, LOSS = 1, 2  # statuses, from the point of view of the side to move
+
+
+def winning_cells(geo: Geometry, own: int, empty: int, colour: int) -> int:
+    """Empty cells where ``colour`` (stones ``own``) connects its edges at once; -1 when
+    it is already connected."""
+    st, gl = geo.edges[colour]
+    a = geo.flood(own & st, own)
+    b = geo.flood(own & gl, own)
+    if a & b:
+        return -1
+    return empty & (st | geo.dilate(a)) & (gl | geo.dilate(b))
+
+
+class SimpleKnowledge:
+    """Self-contained facts: win by flood fill, one-move wins and the block they force.
+
+    ``expand(geo, stones, colour)`` returns ``(status, proof, best, children, just)``:
+    ``status`` WIN / LOSS / 0 for the side to move; when decided, ``proof`` (cells) and
+    ``best`` (the winning move, or a blocking move of the loser).  Otherwise ``children``
+    lists ``(move, status, proof, pn, dn)`` for the moves worth searching, each as seen by
+    the *opponent* who moves next (status WIN: the move loses at once), and ``just`` holds
+    the cells that justify leaving out the other moves (-1: all empty cells)."""
+
+    name = "simple"
+    quiet_dn = 1  # initial disproof number after a move that threatens nothing (a threat: 1)
+
+    def expand(self, geo: Geometry, stones: list[int], colour: int):
+        own = stones[colour]
+        opp = stones[1 - colour]
+        empty = geo.mask & ~(own | opp)
+        ost, ogl = geo.edges[colour]
+        yst, ygl = geo.edges[1 - colour]
+        # our winning cells
+        a = geo.flood(own & ost, own)
+        b = geo.flood(own & ogl, own)
+        if a & b:
+            return WIN, 0, -1, None, 0
+        da = ost | geo.dilate(a)
+        db = ogl | geo.dilate(b)
+        mine = empty & da & db
+        if mine:
+            low = mine & -mine
+            return WIN, low, low.bit_length() - 1, None, 0
+        # the opponent's winning cells
+        ya = geo.flood(opp & yst, opp)
+        yb = geo.flood(opp & ygl, opp)
+        if ya & yb:
+            return LOSS, 0, -1, None, 0
+        theirs = empty & (yst | geo.dilate(ya)) & (ygl | geo.dilate(yb))
+        if theirs & (theirs - 1):
+            two = theirs & -theirs
+            two |= (theirs ^ two) & -(theirs ^ two)
+            return LOSS, two, (theirs & -theirs).bit_length() - 1, None, 0
+        if theirs:
+            candidates = theirs
+            just = theirs
+        else:
+            candidates = empty
+            just = 0
+        rank = geo.centre_rank
+        children = []
+        bits = candidates
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            m = low.bit_length() - 1
+            # our winning cells after m
+            na, nb = a, b
+            if low & da:
+                na = geo.flood(a | low, own | low)
+            if low & db:
+                nb = geo.flood(b | low, own | low)
+            if na is a and nb is b:
+                threats = mine  # empty: nothing changes
+            else:
+                threats = (empty ^ low) & (ost | geo.dilate(na)) & (
+                    ogl | geo.dilate(nb))
+            if threats & (threats - 1):
+                two = threats & -threats
+                two |= (threats ^ two) & -(threats ^ two)
+                # the opponent moves next and loses: a double threat
+                children.append((m, LOSS, two, INF, 0, -1))
+            elif threats:
+                children.append((m, 0, 0, 1, 1, rank[m] - 1000))
+            else:
+                children.append((m, 0, 0, 1, self.quiet_dn, rank[m]))
+        children.sort(key=lambda c: c[5])
+        return 0, 0, -1, [c[:5] for c in children], just
+
+
+# --- knowledge from the connection and inferior-cell engines ------------------------------
+class VCKnowledge(SimpleKnowledge):
+    """``SimpleKnowledge`` plus ``hexengine.knowledge``: fill-in, with the opponent's
+    combinatorial decompositions filled too (``decompose``), the opponent's virtual
+    connections (a full edge-to-edge connection is a lost position, its semi connections
+    give the mustplay, and an empty mustplay is lost too), optionally our own (a semi
+    connection wins at its key), and the prunable cells: vulnerable ones and, with
+    ``dominated``, the cells another candidate's fill-in would fill.
+
+    Proof sets stay exact: fill-in, dead and vulnerable cells are decided by the six
+    neighbours of a cell, so a proof that used them also holds the filled cells and the
+    empty cells around them, and a connection's proof is its carrier."""
+
+    name = "vc"
+    forced_cheap = True  # a forced block is searched without building connections
+
+    def __init__(self, own_semis: bool = False, fill: bool = True, prune: bool = True,
+                 limits=None, order: str = "centre", dominated: bool = False,
+                 decompose: bool = True) -> None:
+        self.dominated = dominated
+        self.decompose = decompose
+        self.order = order
+        from ..knowledge import inferior  # ImportError: not available
+        try:
+            from ..knowledge import vc
+        except ImportError:  # fill-in and pruning alone
+            vc = None
+        self.vc = vc
+        self.inferior = inferior
+        if vc is not None:
+            from ..knowledge.decompose import fill_decompositions
+            self.decompositions = fill_decompositions
+        if vc is None:
+            self.name = "inferior"
+        self.own_semis = own_semis
+        self.fill = fill
+        self.prune = prune
+        self.limits = limits if limits is not None or vc is None else vc.WIDE_LIMITS
+
+    def expand(self, geo: Geometry, stones: list[int], colour: int):
+        status, proof, best, children, just = super().expand(geo, stones, colour)
+        if status or (self.forced_cheap and len(children) == 1):
+            # decided, or a single block of a one-move threat: no connections needed
+            return status, proof, best, children, just
+        empty = geo.mask & ~(stones[0] | stones[1])
+        filled = list(stones)
+        support = 0
+        sup = [0, 0]
+        theirs = None
+        if self.fill:
+            filled, _ = self.inferior.fill_in(geo, list(stones))
+            if self.decompose and self.vc is not None:
+                filled, conns, _ = self.decompositions(geo, filled, (1 - colour,), self.limits)
+                theirs = conns.get(1 - colour)
+            added = (filled[0] | filled[1]) & empty
+            if added:
+                # what a proof for each colour needs of the fill-in: the cells filled with
+                # that colour and, through the neighbourhoods their patterns read, the other
+                # filled cells those depend on (cells filled for the loser need nothing: the
+                # winner never counts on them)
+                sup = [self._closure(geo, filled[c] & added, added, empty) for c in (0, 1)]
+                support = sup[1 - colour]  # the node's default winner: the opponent
+                fempty = empty & ~added
+                # fill-in may have joined a side's edges
+                for c in (0, 1):
+                    if winning_cells(geo, filled[c], fempty, c) == -1:
+                        if c == colour:
+                            m = (added & filled[c]) or fempty or empty
+                            m &= -m
+                            return WIN, sup[colour], m.bit_length() - 1, None, 0
+                        return LOSS, support, (empty & -empty).bit_length() - 1, None, 0
+        fempty = geo.mask & ~(filled[0] | filled[1])
+        if self.vc is None:
+            return self._pruned(geo, stones, filled, colour, children, fempty, just, support,
+                                empty)
+        if theirs is None:
+            theirs = self.vc.build(geo, filled, 1 - colour, self.limits)
+        carrier = theirs.edge_full()
+        if carrier is not None:
+            m = (carrier & fempty) or fempty
+            return LOSS, (carrier & empty) | support, (m & -m).bit_length() - 1, None, 0
+        if self.own_semis:
+            mine = self.vc.build(geo, filled, colour, self.limits)
+            carrier = mine.edge_full()
+            if carrier is not None:  # a full connection: every move wins, take one inside
+                m = (carrier & fempty) or fempty
+                return WIN, (carrier & empty) | sup[colour], (m & -m).bit_length() - 1, None, 0
+            key_lists = mine.semi_keys.get(mine._key(self.vc.EDGE_START, self.vc.EDGE_GOAL))
+            semis = mine.edge_semis()
+            if semis:
+                i = min(range(len(semis)), key=lambda j: semis[j].bit_count())
+                return WIN, (semis[i] & empty) | sup[colour], key_lists[i], None, 0
+        # the mustplay, justified by as few semi carriers as give the same intersection
+        semis = sorted(theirs.edge_semis(), key=int.bit_count)
+        must = fempty
+        for c in semis:
+            if must & ~c:
+                must &= c
+                just |= c
+        if not must:  # every move misses one of the semi connections: lost
+            m = (semis[0] & fempty) or fempty
+            return LOSS, (just & empty) | support, (m & -m).bit_length() - 1, None, 0
+        return self._pruned(geo, stones, filled, colour, children, must, just, support, empty)
+
+    @staticmethod
+    def _closure(geo: Geometry, seed: int, added: int, empty: int) -> int:
+        """``seed`` grown through the filled cells ``added`` next to it, with the
+        neighbourhoods: the empty cells a local pattern verdict on ``seed`` depends on."""
+        if not seed:
+            return 0
+        region = seed
+        while True:
+            grown = region | (geo.dilate(region) & added)
+            if grown == region:
+                return (region | geo.dilate(region)) & empty
+            region = grown
+
+    def _pruned(self, geo, stones, filled, colour, children, must, just, support, empty):
+        """The children inside ``must`` less the prunable cells, best first."""
+        pruned = 0
+        if self.prune and must & (must - 1):
+            inf = self.inferior
+            if self.dominated:
+                region = 0
+                kept, reads = inf.prunable_moves(geo, filled, colour, must)
+                for b, by in kept.items():
+                    pruned |= 1 << b
+                    for a in geo.iter_bits(by):
+                        region |= reads.get(a, 0)
+                region |= pruned
+            else:
+                pruned = region = inf.prunable(geo, filled, colour) & must
+            if pruned == must:
+                pruned = 0
+            must &= ~pruned
+        if pruned:
+            support |= self._closure(geo, region, (filled[0] | filled[1]) & empty, empty)
+        just = (just & empty) | support
+        kept = [c for c in children if (must >> c[0]) & 1]
+        if not kept:
+            kept = children
+        if self.order == "current" and len(kept) > 1:
+            ranked = rank_moves(geo, filled, colour)
+            pos = {cell: i for i, cell in enumerate(ranked)}
+            far = len(pos)
+            kept.sort(key=lambda c: (0 if c[1] else 1, c[4], pos.get(c[0], far)))
+        return 0, 0, -1, kept, just
+
+
+# --- knowledge by name --------------------------------------------------------------------
+KNOWLEDGE = ("auto", "simple", "vc")
+
+
+def knowledge_by_name(name: str = "auto") -> SimpleKnowledge:
+    """``simple``: the self-contained facts above; ``vc``: the connection and inferior-cell
+    engines of ``hexengine.knowledge``; ``auto``: ``vc`` when they are there."""
+    if name not in KNOWLEDGE:
+        raise ValueError(f"knowledge must be one of {', '.join(KNOWLEDGE)}")
+    if name in ("auto", "vc"):
+        try:
+            return VCKnowledge()
+        except ImportError:
+            if name == "vc":
+                raise
+    return SimpleKnowledge()

@@ -1,0 +1,69 @@
+"""What ``genmove`` asks of the solver: whether to try it on this move, and with what
+share of the move's budget."""
+from __future__ import annotations
+
+import threading
+from typing import Callable, Optional
+
+from ..geometry import Geometry
+from .dfpn import Solver, SolveResult
+
+SOLVE_EMPTY_CELLS = 30   # try to solve when at most this many cells are empty
+SOLVE_SHARE = 0.5        # of the move's budget
+# Boards up to 6x6 are solved from the first move in a few seconds, and the table keeps what
+# each attempt proved: there the solver tries at every move with most of the budget, so the
+# engine keeps a won opening won (6x6 against MoHex: 24 of 36 such games won before,
+# 34 of 36 with it).
+SMALL_BOARD_CELLS = 36
+SMALL_BOARD_SHARE = 0.8
+# Up to 9x9 the solver tries at every move once EARLY_STONES stones are down: on 9x9 it
+# proves most games against Wolve decided between moves 9 and 27, in 0.02 to 1.5 s, so a
+# won position is seen there and kept, and the moves it proved to lose are kept from the
+# search's root (docs/solver.md).  From 20 stones, not 8: before that it rarely proves
+# anything, and the search, whose nodes each build their H-search, needs the time
+# (docs/strength.md).  Larger boards are unmeasured: they keep the rule above.
+EARLY_BOARD_CELLS = 81
+EARLY_STONES = 20
+
+
+def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int,
+                   seconds: float, stop: Optional[threading.Event] = None,
+                   progress: Optional[Callable[[dict], None]] = None,
+                   early_stones: int = EARLY_STONES,
+                   share: float = SOLVE_SHARE) -> Optional[SolveResult]:
+    """``genmove``'s first step: when few enough cells are empty (or the board is small),
+    give the solver ``share`` of the budget (up to 9x9: from ``early_stones`` stones on;
+    boards up to 6x6 always give it ``SMALL_BOARD_SHARE``).
+    None when it was not tried; otherwise the result, solved (a win to play, or a loss the
+    search should answer as best it can) or not (``winner`` None; ``losing`` still names
+    the moves it proved to lose)."""
+    empty = geo.mask & ~(stones[0] | stones[1])
+    count = empty.bit_count()
+    cells = geo.mask.bit_count()
+    small = cells <= SMALL_BOARD_CELLS
+    early = not small and cells <= EARLY_BOARD_CELLS
+    failed = solver.failed_at
+    if failed is not None and (failed[0] is not geo or count > failed[1] + 2):
+        failed = solver.failed_at = None  # another board or another game
+    if seconds <= 0:
+        return None
+    if early:
+        if cells - count < early_stones:
+            return None
+    elif not small:
+        if count > SOLVE_EMPTY_CELLS:
+            return None
+        if failed is not None and count > failed[1] - 4:
+            return None  # the last attempt, as large as this, failed: wait for a smaller one
+    if small:
+        share = SMALL_BOARD_SHARE
+    if share <= 0:
+        return None
+    result = solver.solve(geo, stones, colour, seconds * share, stop, progress)
+    if result.winner is None or result.move < 0 or not (empty >> result.move) & 1:
+        if stop is None or not stop.is_set():
+            solver.failed_at = (geo, count)
+        result.winner = None  # (a proof without a move to play counts as none)
+        result.searched = False
+        result.losing = solver.settled_moves(geo, stones, colour)[1]
+    return result
