@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import hexengine  # noqa: E402
 from hexengine.board import WHITE  # noqa: E402
-from hexengine.book import DATA, canonical  # noqa: E402
+from hexengine.book import DATA, canonical, position_key  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
 from hexengine.solver import Solver, knowledge_by_name  # noqa: E402
 
