@@ -2,8 +2,8 @@
 
 ``tests/data/behaviour.json`` holds what the engine answered, over HTP, on committed
 positions: for 9x9 and 11x11 positions the move, score, depth, node count and PV of a
-fixed-depth ``genmove`` (the solver and book are off below depth 64), and for every 6x6
-opening the winner and node count of ``dfpn-solve-state`` with the table cleared before each.
+fixed-depth ``genmove`` (depth 2; the 9x9 ones also at depth 3 in the slow run; the
+solver and book are off below depth 64), and for every 6x6 opening the winner and node count of ``dfpn-solve-state`` with the table cleared before each.
 Recorded with the compiled kernels (numba), as the engine runs once installed.
 A change that should not alter play (a move of code, a new module layout) must reproduce
 every figure; a change that means to alter play records the file again and says why:
@@ -24,7 +24,7 @@ import pytest
 from tests.htpclient import HtpClient
 
 DATA = Path(__file__).with_name("data") / "behaviour.json"
-SEARCH_SETS = ((9, 3, 16), (11, 2, 14))  # (size, depth, positions)
+SEARCH_SETS = ((9, (2, 3), 16), (11, (2,), 14))  # (size, depths, positions): depth 3 slow
 SOLVE_SIZE = 6
 CHEAP = 100  # nodes: the default run takes the 6x6 proofs up to this size
 
@@ -34,16 +34,18 @@ def _name(size: int, cell: int) -> str:
 
 
 def search_positions(seed: int = 2025) -> list[dict]:
-    """Random middle-game positions (8-24 stones, either colour to move) of each size."""
+    """Random middle-game positions (8-24 stones, either colour to move) of each size, an
+    entry per depth searched."""
     rng = random.Random(seed)
     out = []
-    for size, depth, count in SEARCH_SETS:
+    for size, depths, count in SEARCH_SETS:
         for _ in range(count):
             stones = rng.randrange(8, 25)
             cells = rng.sample(range(size * size), stones)
-            out.append({"size": size, "depth": depth,
-                        "moves": [_name(size, c) for c in cells],
-                        "to_move": "bw"[rng.randrange(2)]})
+            position = {"size": size, "moves": [_name(size, c) for c in cells],
+                        "to_move": "bw"[rng.randrange(2)]}
+            out += [dict(position, depth=d, **({"slow": True} if d > 2 else {}))
+                    for d in depths]
     return out
 
 
@@ -119,13 +121,25 @@ def client():
     c.close()
 
 
-def test_fixed_depth_searches_unchanged(pinned: dict, client: HtpClient) -> None:
-    assert sum(p["size"] == 9 for p in pinned["searches"]) >= 12
-    assert sum(p["size"] == 11 for p in pinned["searches"]) >= 12
-    for position in pinned["searches"]:
+def _searches_unchanged(client: HtpClient, searches: list[dict]) -> None:
+    for position in searches:
         got = measure_search(client, position)
         want = {k: position[k] for k in got}
-        assert got == want, position["moves"]
+        assert got == want, (position["depth"], position["moves"])
+
+
+def test_fixed_depth_searches_unchanged(pinned: dict, client: HtpClient) -> None:
+    """Depth 2 on 16 9x9 and 14 11x11 positions (~45 s)."""
+    searches = [p for p in pinned["searches"] if not p.get("slow")]
+    assert sum(p["size"] == 9 for p in searches) >= 12
+    assert sum(p["size"] == 11 for p in searches) >= 12
+    _searches_unchanged(client, searches)
+
+
+@pytest.mark.slow
+def test_deeper_searches_unchanged(pinned: dict, client: HtpClient) -> None:
+    """The 9x9 positions again at depth 3."""
+    _searches_unchanged(client, [p for p in pinned["searches"] if p.get("slow")])
 
 
 def test_dfpn_on_6x6_openings_unchanged(pinned: dict, client: HtpClient) -> None:
