@@ -37,7 +37,11 @@ class Player:
     def configure(self, name: str, text: str) -> None:
         """Set one setting from its text form (ValueError says what was wrong) and apply
         it at once."""
-        self.settings = self.settings.with_text(name, text)
+        self.use(self.settings.with_text(name, text))
+
+    def use(self, settings: Settings) -> None:
+        """Play under ``settings`` from now on (the searcher follows at the next search)."""
+        self.settings = settings
         self.apply_settings()
 
     def apply_settings(self) -> None:

@@ -114,8 +114,8 @@ class Engine:
             raise HtpError(str(exc)) from None
         if name in ("log_file", "quiet"):  # a bad path is refused before anything changes
             self.set_log(new.log_file, new.quiet)
-        self.player.configure(name, text)
-        self.board.allow_swap = self.settings.allow_swap
+        self.player.use(new)
+        self.board.allow_swap = new.allow_swap
 
     def set_log(self, log_file: str, quiet: bool) -> None:
         """Search logs to ``log_file`` (appended; '-': the default stream), or nowhere when
