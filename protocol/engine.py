@@ -70,6 +70,17 @@ def parse_bool(name: str, text: str) -> bool:
     raise HtpError(f"{name} must be 0 or 1, not {text!r}")
 
 
+def parse_count(text: str, what: str, low: int = 0, why: str = "") -> int:
+    """An integer of at least ``low``; HtpError names ``what`` and the input."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise HtpError(f"invalid {what}: {text!r}") from None
+    if value < low:
+        raise HtpError(f"invalid {what}: {value}{why}")
+    return value
+
+
 def parse_seconds(text: str, what: str) -> float:
     try:
         value = float(text)

@@ -8,7 +8,8 @@ from hexengine.geometry import MAX_SIZE
 from hexengine.search import SearchResult
 from hexengine.timecontrol import budget
 
-from .engine import ANALYZE_MENU, COMMANDS, Engine, command, parse_colour, parse_seconds
+from .engine import (ANALYZE_MENU, COMMANDS, Engine, command, parse_colour, parse_count,
+                     parse_seconds)
 from .formatting import live_block, search_line
 from .htp import HtpError, QuitSession
 
@@ -177,13 +178,7 @@ def _all_legal_moves(engine: Engine, args: list[str]) -> str:
 def _loadsgf(engine: Engine, args: list[str]) -> str:
     limit = None
     if len(args) == 2:
-        try:
-            number = int(args[1])
-        except ValueError:
-            raise HtpError(f"invalid move number: {args[1]!r}") from None
-        if number < 1:
-            raise HtpError(f"invalid move number: {number} (counting starts at 1)")
-        limit = number - 1
+        limit = parse_count(args[1], "move number", 1, " (counting starts at 1)") - 1
     try:
         with open(args[0], encoding="utf-8", errors="replace") as f:
             game = sgf.parse(f.read())
@@ -221,20 +216,11 @@ def _savesgf(engine: Engine, args: list[str]) -> str:
 
 
 # --- time --------------------------------------------------------------------------------
-
-
 @command("time_left", 2, 3, "COLOUR SECONDS [STONES]")
 def _time_left(engine: Engine, args: list[str]) -> str:
     colour = parse_colour(args[0])
     seconds = parse_seconds(args[1], "time")
-    stones = 0
-    if len(args) == 3:
-        try:
-            stones = int(args[2])
-        except ValueError:
-            raise HtpError(f"invalid stone count: {args[2]!r}") from None
-        if stones < 0:
-            raise HtpError(f"invalid stone count: {stones}")
+    stones = parse_count(args[2], "stone count") if len(args) == 3 else 0
     engine.clock.left[colour] = seconds
     engine.clock.stones_left[colour] = stones
     return ""
@@ -244,12 +230,7 @@ def _time_left(engine: Engine, args: list[str]) -> str:
 def _time_settings(engine: Engine, args: list[str]) -> str:
     main = parse_seconds(args[0], "main time")
     byo = parse_seconds(args[1], "byo-yomi time")
-    try:
-        stones = int(args[2])
-    except ValueError:
-        raise HtpError(f"invalid byo-yomi stones: {args[2]!r}") from None
-    if stones < 0:
-        raise HtpError(f"invalid byo-yomi stones: {stones}")
+    stones = parse_count(args[2], "byo-yomi stones")
     clock = engine.clock
     clock.reset()
     if main == 0 and byo == 0:
