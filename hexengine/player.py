@@ -10,7 +10,7 @@ import threading
 import time
 from typing import Callable, Optional
 
-from . import book, kernels
+from . import book, kernels, opening
 from .board import Board
 from .evaluation import EVALUATIONS, resistance
 from .geometry import Geometry
@@ -111,6 +111,9 @@ class Player:
         # played by its smallest proof; a proved loss by the move whose refutation needs the
         # most cells (inside the mustplay: the opponent has the most to prove); anything
         # else is left to the search
+        first = None if s.max_depth < 64 or not s.knowledge else opening.first_move(board)
+        if first is not None:  # (a win where the board is solved; not claimed as proved)
+            return SearchResult(first, 0.0, 0, 0, time.monotonic() - started, [first])
         known = None if s.max_depth < 64 or not s.knowledge else book.lookup(board, colour)
         if known is not None:  # a win, in at most as many moves as there are empty cells
             return SearchResult(known, WIN - board.empty.bit_count(), 0, 0,

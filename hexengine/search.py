@@ -78,6 +78,7 @@ class Searcher:
         # leaves read their H-search: wired into the board circuit, or as the circuit itself
         self.connected_leaves = spec.connected
         self.graph_circuit = spec.graph
+        self.leaf_value = spec.leaf  # an undecided connected leaf's value, if not the circuit's
         self.root_wires = spec.root_wires
         # interior nodes read theirs (win in one, loss, mustplay) with either circuit
         self.node_connections = knowledge and node_connections and spec.circuit
@@ -110,7 +111,7 @@ class Searcher:
         # a leaf's value swings with its ply's parity by more than the gaps between moves,
         # and leaves of both parities meet (below a forced reply, searched without using
         # depth, and in table entries left by the previous move's search)
-        self.tempo = tempo
+        self.tempo = tempo if spec.tempo else 0.0
         # knowledge: fill-in, connections and mustplay at the root, the root's edge-to-edge
         # connections checked at every node (hexengine.knowledge)
         self.knowledge = knowledge
@@ -595,6 +596,8 @@ class Searcher:
                     value = WIN - ply - 1
                 elif opp == 2:
                     value = -(WIN - ply - 2)
+                elif self.leaf_value is not None:
+                    value = self.leaf_value(geo, stones, colour, value)
             else:
                 value = self.evaluate(geo, stones, colour)
             cache[key] = value if abs(value) < WIN_THRESHOLD else (

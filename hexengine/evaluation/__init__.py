@@ -7,11 +7,11 @@ Every evaluation is a function ``evaluate(geo, stones, colour) -> float``: ``sto
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
 
 from ..geometry import Geometry
-from . import (adjacency, bridge_distance, centre_progress, resistance, shortest_path,
-               two_distance, vc_graph)
+from . import (adjacency, bridge_distance, centre_progress, network, resistance,
+               shortest_path, two_distance, vc_graph)
 
 Evaluation = Callable[[Geometry, list, int], float]
 
@@ -29,6 +29,10 @@ class EvaluationSpec:
     graph: bool = False  # the circuit is laid on the H-search's graph (Six's, Wolve's)
     order: str = "path"  # the move order that ``ordering auto`` picks with it
     kernel: str = ""  # the compiled kernel a fresh engine's genmove awaits ("": all)
+    # the value of a connected leaf its connections leave open, from the position and its
+    # circuit's value, where it is not that value (the learned evaluation's); None: it is
+    leaf: Optional[Callable[[Geometry, list, int, float], float]] = None
+    tempo: bool = True  # leaves gain the tempo setting (False: the value counts the mover)
 
     def __call__(self, geo: Geometry, stones: list, colour: int) -> float:
         return self.evaluate(geo, stones, colour)
@@ -53,6 +57,11 @@ register("vc-resistance", resistance.evaluate_connected, circuit=True, connected
          order="current")
 register("vc-graph", vc_graph.evaluate, circuit=True, connected=True, graph=True,
          order="graph")
+register("net", network.evaluate, tempo=False)
+register("net-graph", network.evaluate, circuit=True, connected=True, graph=True,
+         order="graph", leaf=network.leaf, tempo=False)
+register("mix-graph", network.evaluate, circuit=True, connected=True, graph=True,
+         order="graph", leaf=network.mixed_leaf, tempo=False)
 
 DEFAULT_EVALUATION = "vc-graph"  # Wolve's circuit on each node's H-search graph; with width
 # 15, the solver from 20 stones and the graph's move order it won 13, 13, 10 and 13 of 40

@@ -1,0 +1,115 @@
+"""The learned value network, run in numpy: a position's logit of the mover winning.
+
+The network (trained by ``scripts/train_value.py``, shipped as ``hexengine/data/value.npz``)
+is fully convolutional over the planes of ``planes``: a stem and residual blocks of hex
+convolutions (3×3 kernels without the two corners that are not hex neighbours, so seven
+taps each), then the mean of each channel over the board's cells and two dense layers to one
+logit.  One network serves every board size.  Running it needs numpy only: each hex
+convolution is one matrix product of its weights with the seven shifted copies of its input.
+
+``logit(geo, stones, colour)`` is the value the search reads (positive: good for
+``colour``); ``logits(batch)`` evaluates many planes of one size at once.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+from typing import Optional
+
+import numpy as np
+
+from ..geometry import Geometry
+from . import planes as board_planes
+
+# (dr, dc) of the seven taps: the cell and its six hex neighbours in array coordinates
+TAPS = ((0, 0), (0, 1), (0, -1), (1, 0), (-1, 0), (-1, 1), (1, -1))
+DEFAULT_WEIGHTS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "value.npz")
+CLAMP = 11.0  # |logit| the search sees at most (inside the circuit's ±12)
+
+
+class ValueNetwork:
+    """The weights of one trained network and its forward pass."""
+
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        meta = json.loads(str(arrays["meta"]))
+        self.meta = meta
+        self.blocks = int(meta["blocks"])
+        self.channels = int(meta["channels"])
+        self.stem = (arrays["stem.w"].astype(np.float32), arrays["stem.b"].astype(np.float32))
+        self.layers = [
+            tuple(arrays[f"block{i}.{part}"].astype(np.float32)
+                  for part in ("a.w", "a.b", "b.w", "b.b"))
+            for i in range(self.blocks)
+        ]
+        self.head = tuple(arrays[name].astype(np.float32)
+                          for name in ("fc1.w", "fc1.b", "fc2.w", "fc2.b"))
+
+    @classmethod
+    def load(cls, path: str = DEFAULT_WEIGHTS) -> "ValueNetwork":
+        with np.load(path, allow_pickle=False) as data:
+            return cls({name: data[name] for name in data.files})
+
+    def logits(self, batch: np.ndarray) -> np.ndarray:
+        """The logits of a batch of planes, shape (B, PLANES, rows, cols) -> (B,)."""
+        x = np.asarray(batch, dtype=np.float32)
+        inside = x[:, 3].reshape(x.shape[0], -1)
+        x = np.maximum(_hex_conv(x, *self.stem), 0.0)
+        for wa, ba, wb, bb in self.layers:
+            y = np.maximum(_hex_conv(x, wa, ba), 0.0)
+            x = np.maximum(x + _hex_conv(y, wb, bb), 0.0)
+        flat = x.reshape(x.shape[0], x.shape[1], -1)
+        pooled = (flat * inside[:, None, :]).sum(axis=2) / inside.sum(axis=1, keepdims=True)
+        w1, b1, w2, b2 = self.head
+        hidden = np.maximum(pooled @ w1.T + b1, 0.0)
+        return (hidden @ w2.T + b2)[:, 0]
+
+    def logit(self, geo: Geometry, stones: list, colour: int) -> float:
+        """The logit that ``colour``, to move, wins (clamped to ±CLAMP)."""
+        value = float(self.logits(board_planes.encode(geo, stones, colour)[None])[0])
+        return max(-CLAMP, min(CLAMP, value))
+
+
+def _hex_conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """x (B, C, H, W) convolved with ``weight`` (O, 7·C, taps-major), zero outside."""
+    b, c, h, w = x.shape
+    padded = np.zeros((b, c, h + 2, w + 2), dtype=np.float32)
+    padded[:, :, 1:-1, 1:-1] = x
+    cols = np.concatenate([padded[:, :, 1 + dr:1 + dr + h, 1 + dc:1 + dc + w]
+                           for dr, dc in TAPS], axis=1).reshape(b, 7 * c, h * w)
+    out = np.matmul(weight, cols) + bias[None, :, None]
+    return out.reshape(b, weight.shape[0], h, w)
+
+
+@functools.lru_cache(maxsize=4)
+def network(path: str = DEFAULT_WEIGHTS) -> Optional[ValueNetwork]:
+    """The network at ``path`` (loaded once), or None when there is no such file."""
+    if not os.path.exists(path):
+        return None
+    return ValueNetwork.load(path)
+
+
+def available() -> bool:
+    """Whether the shipped weights are there."""
+    return network() is not None
+
+
+def evaluate(geo: Geometry, stones: list, colour: int) -> float:
+    """The shipped network's logit for ``colour`` to move (an evaluation like the others)."""
+    net = network()
+    if net is None:
+        raise RuntimeError(f"no value network weights at {DEFAULT_WEIGHTS}")
+    return net.logit(geo, stones, colour)
+
+
+def leaf(geo: Geometry, stones: list, colour: int, circuit_value: float) -> float:
+    """A search leaf's value: the network's alone."""
+    return evaluate(geo, stones, colour)
+
+
+MIX = 0.5  # the network's share in ``mixed_leaf``
+
+
+def mixed_leaf(geo: Geometry, stones: list, colour: int, circuit_value: float) -> float:
+    """A search leaf's value: the network's and the circuit's, weighted by MIX."""
+    return MIX * evaluate(geo, stones, colour) + (1.0 - MIX) * circuit_value

@@ -1,0 +1,151 @@
+"""Self-play games and labelled positions for training the value network.
+
+A game is played by a cheap stochastic policy: each move is drawn with probability
+proportional to ``exp(value / temperature)`` over the one-ply values of a policy evaluation
+(the board circuit by default, ~0.1 ms a position), after ``random_moves`` opening moves
+drawn uniformly.  Its positions are then labelled from the end backwards: by the DFPN
+solver where it proves the position within ``solve_seconds`` (exact), otherwise by the
+game's result (the policy's outcome, a noisy but unbiased target for the position's value
+under that play).  Labels are from the side to move's view: +1 it wins, -1 it loses.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import numpy as np
+
+from ..board import Board
+from ..evaluation import get as get_evaluation
+from ..evaluation.planes import cells_of
+from ..solver import Solver, knowledge_by_name
+
+MAX_SIDE = 13  # the data's boards are at most this wide and high
+MAX_CELLS = MAX_SIDE * MAX_SIDE
+
+Policy = Callable[[Board, int, random.Random], int]
+
+
+def circuit_policy(evaluation: str = "resistance", temperature: float = 0.4) -> Policy:
+    """A policy drawing each move by the softmax of its one-ply ``evaluation`` values."""
+    evaluate = get_evaluation(evaluation)
+
+    def choose(board: Board, colour: int, rng: random.Random) -> int:
+        geo = board.geo
+        moves = board.legal_moves(colour)
+        values = []
+        black, white = board.stones
+        for move in moves:
+            bit = 1 << move
+            stones = [black | bit, white] if colour == 0 else [black, white | bit]
+            values.append(-evaluate(geo, stones, 1 - colour))
+        top = max(values)
+        weights = [math.exp((v - top) / temperature) for v in values]
+        return rng.choices(moves, weights)[0]
+
+    return choose
+
+
+def engine_policy(seconds: float = 0.1, **settings) -> Policy:
+    """A policy asking the engine's own player (``genmove`` under ``settings``, at
+    ``seconds`` a move): slower than the circuit's, but its games look like real ones."""
+    from ..player import Player
+    from ..settings import Settings
+    player = Player(Settings(**settings))
+
+    def choose(board: Board, colour: int, rng: random.Random) -> int:
+        if board.move_number() == 0:
+            player.reset()  # a new game: the search's tables start afresh
+        return player.genmove(board, colour, seconds).move
+
+    return choose
+
+
+@dataclass
+class Game:
+    """One self-play game: its size, the positions' boards and movers, the moves played,
+    and each position's label and whether the solver proved it."""
+    size: int
+    cells: list = field(default_factory=list)  # int8 arrays, one per position
+    movers: list = field(default_factory=list)
+    moves: list = field(default_factory=list)  # (col, row) of the move played there
+    labels: list = field(default_factory=list)
+    proved: list = field(default_factory=list)
+    winner: int = -1
+
+
+def play_game(size: int, policy: Policy, rng: random.Random, random_moves: int = 2,
+              solver: Optional[Solver] = None, solve_seconds: float = 0.2,
+              misses: int = 2) -> Game:
+    """Play one game of ``size``×``size`` with ``policy`` and label its positions."""
+    board = Board(size)
+    game = Game(size)
+    colour = 0
+    history = []
+    while board.winner() is None:
+        if len(history) < random_moves:
+            move = rng.choice(board.legal_moves(colour))
+        else:
+            move = policy(board, colour, rng)
+        history.append((list(board.stones), colour, move))
+        board.play(move, colour)
+        colour = 1 - colour
+    game.winner = board.winner()
+    geo = board.geo
+    labels = [1.0 if mover == game.winner else -1.0 for _, mover, _ in history]
+    proved = [False] * len(history)
+    if solver is not None:
+        solver.clear()
+        failed = 0
+        for i in range(len(history) - 1, -1, -1):
+            stones, mover, _ = history[i]
+            result = solver.solve(geo, stones, mover, seconds=solve_seconds)
+            if result.winner is None:
+                failed += 1
+                if failed >= misses:
+                    break
+                continue
+            failed = 0
+            labels[i] = 1.0 if result.winner == mover else -1.0
+            proved[i] = True
+    for (stones, mover, move), label, sure in zip(history, labels, proved):
+        game.cells.append(cells_of(geo, stones))
+        game.movers.append(mover)
+        game.moves.append(geo.coords(move))
+        game.labels.append(label)
+        game.proved.append(sure)
+    return game
+
+
+def to_arrays(games: list[Game]) -> dict[str, np.ndarray]:
+    """The games' positions as arrays (what ``np.savez`` stores and training reads):
+    ``size``, ``cells`` (padded to MAX_CELLS), ``mover``, ``move`` (col, row), ``label``,
+    ``proved``, ``ply`` and ``game`` (the game's index)."""
+    rows = sum(len(g.cells) for g in games)
+    out = {
+        "size": np.zeros(rows, np.int8), "cells": np.zeros((rows, MAX_CELLS), np.int8),
+        "mover": np.zeros(rows, np.int8), "move": np.zeros((rows, 2), np.int8),
+        "label": np.zeros(rows, np.float32), "proved": np.zeros(rows, np.bool_),
+        "ply": np.zeros(rows, np.int16), "game": np.zeros(rows, np.int32),
+    }
+    r = 0
+    for index, g in enumerate(games):
+        for ply, (cells, mover, move, label, sure) in enumerate(
+                zip(g.cells, g.movers, g.moves, g.labels, g.proved)):
+            out["size"][r] = g.size
+            out["cells"][r, :cells.size] = cells
+            out["mover"][r] = mover
+            out["move"][r] = move
+            out["label"][r] = label
+            out["proved"][r] = sure
+            out["ply"][r] = ply
+            out["game"][r] = index
+            r += 1
+    return out
+
+
+def new_solver() -> Solver:
+    """A solver with the engine's default knowledge and a modest table."""
+    return Solver(knowledge_by_name(), tt_size=200_000)

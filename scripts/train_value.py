@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Train the value network on the data of ``scripts/value_data.py`` and export it for numpy.
+
+Needs the ``[train]`` extra (torch, CPU build).  Games whose index is a multiple of
+``--holdout`` are held out; each epoch prints the loss and accuracy on them (all positions,
+and those the solver proved).  The weights go to ``--out`` in the format that
+``hexengine.evaluation.network`` reads; ``--check`` compares torch's and numpy's logits.
+
+    python scripts/train_value.py --data data/value --epochs 6 --out hexengine/data/value.npz
+"""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import sys
+import time
+
+import click
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from hexengine.evaluation import planes as board_planes  # noqa: E402
+from hexengine.evaluation.network import TAPS, ValueNetwork  # noqa: E402
+
+try:
+    import torch
+    from torch import nn
+except ImportError:  # pragma: no cover - the [train] extra
+    sys.exit("training needs torch: pip install -e '.[train]'")
+
+
+def load(paths: list[str]) -> dict[str, np.ndarray]:
+    """Every part file under ``paths`` joined, with game indices made unique."""
+    files = sorted(f for p in paths for f in (glob.glob(os.path.join(p, "*.npz"))
+                                               if os.path.isdir(p) else [p]))
+    parts, offset = [], 0
+    for name in files:
+        with np.load(name) as data:
+            part = {k: data[k] for k in data.files}
+        part["game"] = part["game"] + offset
+        offset = int(part["game"].max()) + 1 if len(part["game"]) else offset
+        parts.append(part)
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def encode_all(data: dict[str, np.ndarray], rows: np.ndarray, size: int) -> np.ndarray:
+    """The planes of ``rows`` (all of one size)."""
+    out = np.empty((len(rows), board_planes.PLANES, size + 2, size + 2), dtype=np.float32)
+    for i, r in enumerate(rows):
+        out[i] = board_planes.encode_cells(data["cells"][r, :size * size], size, size,
+                                           int(data["mover"][r]))
+    return out
+
+
+class HexConv(nn.Conv2d):
+    """A 3×3 convolution with the two non-neighbour corners held at zero."""
+
+    def __init__(self, cin: int, cout: int) -> None:
+        super().__init__(cin, cout, 3, padding=1)
+        mask = torch.ones(1, 1, 3, 3)
+        mask[0, 0, 0, 0] = 0
+        mask[0, 0, 2, 2] = 0
+        self.register_buffer("mask", mask)
+        with torch.no_grad():
+            self.weight.mul_(mask)
+
+    def forward(self, x):
+        return nn.functional.conv2d(x, self.weight * self.mask, self.bias, padding=1)
+
+    def export(self) -> tuple[np.ndarray, np.ndarray]:
+        w = (self.weight * self.mask).detach().numpy()
+        taps = np.concatenate([w[:, :, 1 + dr, 1 + dc] for dr, dc in TAPS], axis=1)
+        return taps.astype(np.float32), self.bias.detach().numpy().astype(np.float32)
+
+
+class Net(nn.Module):
+    def __init__(self, channels: int, blocks: int, hidden: int = 32) -> None:
+        super().__init__()
+        self.channels, self.nblocks = channels, blocks
+        self.stem = HexConv(board_planes.PLANES, channels)
+        self.blocks = nn.ModuleList(
+            nn.ModuleList([HexConv(channels, channels), HexConv(channels, channels)])
+            for _ in range(blocks))
+        for a, b in self.blocks:
+            with torch.no_grad():
+                b.weight.mul_(0.1)
+        self.fc1 = nn.Linear(channels, hidden)
+        self.fc2 = nn.Linear(hidden, 1)
+
+    def forward(self, x):
+        inside = x[:, 3].flatten(1)
+        x = torch.relu(self.stem(x))
+        for a, b in self.blocks:
+            x = torch.relu(x + b(torch.relu(a(x))))
+        pooled = (x.flatten(2) * inside[:, None]).sum(2) / inside.sum(1, keepdim=True)
+        return self.fc2(torch.relu(self.fc1(pooled)))[:, 0]
+
+    def export(self) -> dict[str, np.ndarray]:
+        out = {}
+        out["stem.w"], out["stem.b"] = self.stem.export()
+        for i, (a, b) in enumerate(self.blocks):
+            out[f"block{i}.a.w"], out[f"block{i}.a.b"] = a.export()
+            out[f"block{i}.b.w"], out[f"block{i}.b.b"] = b.export()
+        for name, layer in (("fc1", self.fc1), ("fc2", self.fc2)):
+            out[f"{name}.w"] = layer.weight.detach().numpy().astype(np.float32)
+            out[f"{name}.b"] = layer.bias.detach().numpy().astype(np.float32)
+        return out
+
+
+@click.command()
+@click.option("--data", multiple=True, required=True, help="Part files or folders of them.")
+@click.option("--out", required=True, help="Where the numpy weights go (.npz).")
+@click.option("--init", default="", help="Start from these torch weights (.pt).")
+@click.option("--channels", type=int, default=32, show_default=True)
+@click.option("--blocks", type=int, default=5, show_default=True)
+@click.option("--epochs", type=float, default=4.0, show_default=True)
+@click.option("--batch", type=int, default=256, show_default=True)
+@click.option("--lr", type=float, default=2e-3, show_default=True)
+@click.option("--proved-weight", type=float, default=1.0, show_default=True,
+              help="Loss weight of the solver's labels against the game results' 1.")
+@click.option("--holdout", type=int, default=20, show_default=True)
+@click.option("--threads", type=int, default=2, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, holdout,
+         threads, seed) -> None:
+    """Train and export the value network."""
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    table = load(list(data))
+    held = table["game"] % holdout == 0
+    groups = {}
+    for size in sorted(set(table["size"].tolist())):
+        for split, mask in (("train", ~held), ("test", held)):
+            rows = np.nonzero((table["size"] == size) & mask)[0]
+            if len(rows):
+                x = torch.from_numpy(encode_all(table, rows, size))
+                y = torch.from_numpy((table["label"][rows] > 0).astype(np.float32))
+                w = torch.from_numpy(np.where(table["proved"][rows], proved_weight, 1.0)
+                                     .astype(np.float32))
+                groups[(split, size)] = (x, y, w, table["proved"][rows])
+    train_keys = [k for k in groups if k[0] == "train"]
+    counts = np.array([len(groups[k][1]) for k in train_keys], dtype=float)
+    total = int(counts.sum())
+    click.echo(f"{total} training positions, {int(held.sum())} held out; sizes "
+               + ", ".join(f"{k[1]}: {len(groups[k][1])}" for k in train_keys))
+    net = Net(channels, blocks)
+    if init:
+        net.load_state_dict(torch.load(init))
+    steps = int(epochs * total / batch)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+    loss_fn = nn.BCEWithLogitsLoss(reduction="none")
+    started = time.monotonic()
+    report_every = max(1, steps // int(max(1, epochs * 2)))
+    running = 0.0
+    for step in range(steps):
+        key = train_keys[rng.choice(len(train_keys), p=counts / total)]
+        x, y, w, _ = groups[key]
+        idx = torch.from_numpy(rng.integers(0, len(y), batch))
+        xb = x[idx]
+        if rng.random() < 0.5:
+            xb = torch.flip(xb, (2, 3))
+        loss = (loss_fn(net(xb), y[idx]) * w[idx]).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        running += loss.item()
+        if (step + 1) % report_every == 0 or step + 1 == steps:
+            click.echo(f"step {step + 1}/{steps} loss {running / report_every:.4f} "
+                       f"{time.monotonic() - started:.0f} s; " + evaluate(net, groups))
+            running = 0.0
+    torch.save(net.state_dict(), os.path.splitext(out)[0] + ".pt")
+    arrays = net.export()
+    arrays["meta"] = np.array(json.dumps({
+        "channels": channels, "blocks": blocks, "positions": total, "steps": steps}))
+    np.savez(out, **arrays)
+    numpy_net = ValueNetwork(arrays)
+    for key in groups:
+        if key[0] == "test":
+            x = groups[key][0][:64]
+            with torch.no_grad():
+                want = net(x).numpy()
+            got = numpy_net.logits(x.numpy())
+            click.echo(f"size {key[1]}: numpy vs torch max |diff| "
+                       f"{np.abs(want - got).max():.2e}")
+    click.echo(f"wrote {out} ({os.path.getsize(out) / 1e6:.2f} MB)")
+
+
+def evaluate(net: "Net", groups: dict) -> str:
+    """Held-out loss and accuracy, all positions and proved ones."""
+    loss_sum, n, right, proved_right, proved_n = 0.0, 0, 0, 0, 0
+    with torch.no_grad():
+        for (split, size), (x, y, _, proved) in groups.items():
+            if split != "test":
+                continue
+            logits = torch.cat([net(x[i:i + 1024]) for i in range(0, len(y), 1024)])
+            loss_sum += nn.functional.binary_cross_entropy_with_logits(
+                logits, y, reduction="sum").item()
+            hit = ((logits > 0).float() == y).numpy()
+            n += len(y)
+            right += hit.sum()
+            proved_right += hit[proved].sum()
+            proved_n += proved.sum()
+    return (f"held-out loss {loss_sum / max(n, 1):.4f} acc {right / max(n, 1):.3f} "
+            f"proved acc {proved_right / max(proved_n, 1):.3f} ({proved_n})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Make the value network's training data: self-play games with labelled positions.
+
+Each job plays games of the given sizes (drawn by weight) with the circuit policy of
+``hexengine.learning.selfplay`` at a temperature drawn per game, labels each position by
+the solver where it proves it and by the game's result elsewhere, and saves its games every
+``--save-every`` games to ``OUT/part-SEED-JOB.npz`` (so training can start before the end).
+
+    python scripts/value_data.py --games 4000 --jobs 2 --out data/value
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import sys
+import time
+
+import click
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from hexengine import kernels  # noqa: E402
+from hexengine.learning import selfplay  # noqa: E402
+
+
+def parse_sizes(text: str) -> list[tuple[int, float]]:
+    """'9:2,11:2,7' -> [(9, 2.0), (11, 2.0), (7, 1.0)]."""
+    out = []
+    for part in text.split(","):
+        size, _, weight = part.partition(":")
+        out.append((int(size), float(weight or 1)))
+    return out
+
+
+def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out: str,
+            temperatures: list[float], solve_seconds: float, save_every: int,
+            engine_seconds: float) -> int:
+    kernels.start(wait=True)
+    rng = random.Random(seed * 1000 + job)
+    solver = selfplay.new_solver()
+    if engine_seconds:
+        policies = {t: selfplay.engine_policy(engine_seconds) for t in temperatures}
+    else:
+        policies = {t: selfplay.circuit_policy(temperature=t) for t in temperatures}
+    played: list[selfplay.Game] = []
+    path = os.path.join(out, f"part-{seed}-{job}.npz")
+    started = time.monotonic()
+    for i in range(games):
+        size = rng.choices([s for s, _ in sizes], [w for _, w in sizes])[0]
+        temperature = rng.choice(temperatures)
+        played.append(selfplay.play_game(size, policies[temperature], rng,
+                                         random_moves=rng.choice((1, 2, 3)), solver=solver,
+                                         solve_seconds=solve_seconds))
+        if (i + 1) % save_every == 0 or i + 1 == games:
+            np.savez_compressed(path + ".tmp.npz", **selfplay.to_arrays(played))
+            os.replace(path + ".tmp.npz", path)
+            positions = sum(len(g.cells) for g in played)
+            print(f"job {job}: {i + 1} games, {positions} positions, "
+                  f"{time.monotonic() - started:.0f} s", flush=True)
+    return len(played)
+
+
+@click.command()
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Games per job.")
+@click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option("--sizes", default="7:1,8:1,9:3,10:1,11:3,13:1", show_default=True,
+              help="Board sizes with their weights.")
+@click.option("--temperatures", default="0.1,0.2,0.4", show_default=True,
+              help="The policy's softmax temperatures (one drawn per game).")
+@click.option("--solve-seconds", type=float, default=0.2, show_default=True,
+              help="The solver's budget for each position.")
+@click.option("--engine-seconds", type=float, default=0.0, show_default=True,
+              help="Play the games with the engine's own genmove at this many seconds a "
+                   "move (after the random opening moves) instead of the circuit policy.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--save-every", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), required=True)
+def main(games: int, jobs: int, sizes: str, temperatures: str, solve_seconds: float,
+         engine_seconds: float, seed: int, save_every: int, out: str) -> None:
+    """Play and label self-play games in ``jobs`` processes."""
+    os.makedirs(out, exist_ok=True)
+    size_weights = parse_sizes(sizes)
+    temps = [float(t) for t in temperatures.split(",")]
+    args = [(job, games, size_weights, seed, out, temps, solve_seconds, save_every,
+             engine_seconds) for job in range(jobs)]
+    with multiprocessing.Pool(jobs) as pool:
+        done = pool.starmap(run_job, args)
+    click.echo(f"{sum(done)} games in {out}")
+
+
+if __name__ == "__main__":
+    main()

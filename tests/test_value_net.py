@@ -1,0 +1,141 @@
+"""The learned value network: its input planes, its numpy forward pass, the shipped
+weights on solver-proved positions, and its use by the engine over the protocol."""
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import numpy as np
+import pytest
+
+from hexengine.board import Board
+from hexengine.evaluation import network, planes
+from hexengine.geometry import geometry
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "value_positions.json")
+
+
+def random_board(size: int, stones: int, seed: int) -> Board:
+    rng = random.Random(seed)
+    board = Board(size)
+    cells = list(board.geo.cells)
+    rng.shuffle(cells)
+    for i, cell in enumerate(cells[:stones]):
+        board.play(cell, i % 2)
+    return board
+
+
+@pytest.mark.parametrize("size,stones,seed", [(5, 6, 1), (9, 20, 2), (11, 33, 3)])
+def test_planes_see_the_mover_as_black(size, stones, seed):
+    """White to move on a board is black to move on its transpose with colours exchanged:
+    the network must see the same planes for both."""
+    board = random_board(size, stones, seed)
+    geo = board.geo
+    twin = Board(size)
+    for colour in (0, 1):
+        for cell in geo.iter_bits(board.stones[colour]):
+            c, r = geo.coords(cell)
+            twin.play(geo.index(r, c), 1 - colour)
+    assert np.array_equal(planes.encode(geo, board.stones, 1),
+                          planes.encode(geo, twin.stones, 0))
+    assert not np.array_equal(planes.encode(geo, board.stones, 0),
+                              planes.encode(geo, board.stones, 1))
+
+
+def test_planes_frame_the_board_with_the_movers_edges():
+    geo = geometry(3, 3)
+    board = Board(3)
+    board.play(geo.index(0, 0), 0)  # a1 black
+    x = planes.encode(geo, board.stones, 0)
+    assert x.shape == (planes.PLANES, 5, 5)
+    assert x[0, 0, 1:4].tolist() == [1, 1, 1] and x[0, 4, 1:4].tolist() == [1, 1, 1]
+    assert x[1, 1:4, 0].tolist() == [1, 1, 1] and x[1, 1:4, 4].tolist() == [1, 1, 1]
+    assert x[0, 1, 1] == 1 and x[2, 1, 1] == 0 and x[2].sum() == 8 and x[3].sum() == 9
+    y = planes.encode(geo, board.stones, 1)  # white to move: black's a1 is the opponent's
+    assert y[1, 1, 1] == 1 and y[0, 1, 1] == 0
+
+
+def test_hex_convolution_reads_exactly_the_hex_neighbours():
+    """The seven taps against the engine's own neighbour table."""
+    size = 6
+    geo = geometry(size, size)
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(1, 1, size, size)).astype(np.float32)
+    weight = rng.normal(size=(1, 7)).astype(np.float32)
+    centre, rest = weight[0, 0], weight[0, 1:]
+    out = network._hex_conv(x, weight, np.zeros(1, np.float32))[0, 0]
+    for cell in geo.cells:
+        c, r = geo.coords(cell)
+        got = out[r, c]
+        taps = {(dr, dc): w for (dr, dc), w in zip(network.TAPS[1:], rest)}
+        want = centre * x[0, 0, r, c]
+        for nb in geo.neighbours[cell]:
+            nc, nr = geo.coords(nb)
+            want += taps[(nr - r, nc - c)] * x[0, 0, nr, nc]
+        assert got == pytest.approx(want, abs=1e-5)
+
+
+def shipped():
+    net = network.network()
+    if net is None:
+        pytest.fail(f"no weights at {network.DEFAULT_WEIGHTS}")
+    return net
+
+
+def test_shipped_weights_are_small_and_load():
+    assert os.path.getsize(network.DEFAULT_WEIGHTS) < 10_000_000
+    net = shipped()
+    assert net.blocks >= 1 and net.channels >= 8
+
+
+def test_network_judges_proved_positions():
+    """Positions the solver proved, from games the network never trained on: the network's
+    sign must agree with the proof far more often than chance, on every size."""
+    with open(DATA) as f:
+        cases = json.load(f)
+    net = shipped()
+    by_size: dict[int, list[bool]] = {}
+    for case in cases:
+        board = Board(case["size"])
+        for colour, key in ((0, "black"), (1, "white")):
+            for name in case[key]:
+                board.play(board.parse_move(name), colour)
+        mover = 0 if case["to_move"] == "b" else 1
+        right = (net.logit(board.geo, board.stones, mover) > 0) == (case["winner"] ==
+                                                                   case["to_move"])
+        by_size.setdefault(case["size"], []).append(right)
+    for size, hits in by_size.items():
+        assert len(hits) >= 20
+        assert sum(hits) / len(hits) >= 0.75, f"{size}x{size}: {sum(hits)}/{len(hits)}"
+
+
+def test_engine_searches_with_the_network(engine):
+    engine.ok("param_hexengine evaluation net-graph")
+    engine.ok("boardsize 7")
+    for cell in ("d1", "d2", "d3", "d5", "d6", "d7"):
+        engine.ok(f"play b {cell}")
+    engine.ok("play w a1")
+    assert engine.ok("genmove b") == "d4"
+    engine.ok("clear_board")
+    engine.ok("boardsize 9")
+    engine.ok("play b e5")
+    legal = engine.ok("all_legal_moves").split()
+    ok, move, elapsed = engine.timed("genmove w")
+    assert ok and move in legal
+    assert elapsed < 1.5
+
+
+def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    dc, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dc), abs(dr), abs(dc + dr))
+
+
+@pytest.mark.parametrize("size,within", [(9, 2), (11, 2), (13, 3)])
+def test_first_move_without_swap_is_central(engine, size, within):
+    engine.ok(f"boardsize {size}")
+    move = engine.ok("genmove b")
+    geo = geometry(size, size)
+    c, r = geo.coords(Board(size).parse_move(move))
+    centre = ((size - 1) // 2, (size - 1) // 2)
+    assert hex_distance((c, r), centre) <= within, move
