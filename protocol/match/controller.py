@@ -28,17 +28,17 @@ class EngineProcess:
 
     The engine runs in a session of its own, so a Ctrl-C meant for the match runner does not
     reach it (the runner decides when engines stop).  Its stderr goes to ``stderr`` (a file)
-    or nowhere."""
+    or nowhere; it runs in ``cwd`` (default: the caller's directory)."""
 
     def __init__(self, command: str, name: str = "engine",
-                 stderr: Optional[IO[str]] = None) -> None:
+                 stderr: Optional[IO[str]] = None, cwd: Optional[str] = None) -> None:
         self.command = command
         self.name = name
         try:
             self.proc = subprocess.Popen(
                 shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=stderr if stderr is not None else subprocess.DEVNULL,
-                text=True, bufsize=1, start_new_session=True)
+                text=True, bufsize=1, start_new_session=True, cwd=cwd)
         except (OSError, ValueError) as exc:
             raise EngineError("crash", f"cannot start {command!r}: {exc}") from None
         self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
