@@ -57,6 +57,8 @@ def test_the_wheel_carries_its_metadata_and_books(installed):
         assert field in meta, field
     assert "hexengine = protocol.cli:main" in entry_points
     assert "hex-match = protocol.match.cli:main" in entry_points
+    assert "hex-regress = protocol.regress.cli:main" in entry_points
+    assert "hexengine/data/value.npz" in names
 
 
 def test_the_installed_engine_runs_from_anywhere(installed, tmp_path):
@@ -75,3 +77,10 @@ def test_the_installed_engine_runs_from_anywhere(installed, tmp_path):
     assert all(r.startswith("=") for r in replies[:4])
     match = _run([installed / "hex-match", "--help"], tmp_path)
     assert match.returncode == 0 and "--engine" in match.stdout
+    tst = tmp_path / "one.tst"
+    stones = "".join(f"play b {c}\n" for c in ("d1", "d2", "d3", "d5", "d6", "d7"))
+    tst.write_text(f"boardsize 7\n{stones}play w a1\n1 genmove b\n#? [d4]\n")
+    regress = _run([installed / "hex-regress", f"{installed / 'hexengine'} --quiet", tst],
+                   tmp_path)
+    assert regress.returncode == 0, regress.stdout + regress.stderr
+    assert "1 passed, 0 FAIL" in regress.stdout, regress.stdout
