@@ -181,3 +181,27 @@ def test_crash_and_hang_are_reported(tmp_path, mode, words):
     assert "1 engine errors, 1 not run" in proc.stdout
     suite = ET.parse(junit).getroot().find("testsuite")
     assert [suite.get(k) for k in ("tests", "failures", "errors")] == ["2", "0", "1"]
+
+
+BENZENE_STYLE = '''import sys
+for line in sys.stdin:
+    words = line.split()
+    ident = words.pop(0) if words and words[0].isdigit() else ""
+    word = words[0] if words else ""
+    if word == "quit":
+        print(f"={ident} \\n"); sys.stdout.flush(); break
+    if word == "showboard":  # Benzene's shape: a line of one space inside the reply
+        print(f"={ident} \\n \\n  e987fcd3b3ce7cac\\n 1\\\\.  .  .\\\\1\\n")
+    else:
+        print(f"={ident} \\n")
+    sys.stdout.flush()
+'''
+
+
+def test_a_line_of_one_space_does_not_end_a_reply(tmp_path):
+    """Benzene's showboard reply holds a line of one space; only an empty line ends it."""
+    engine = write(tmp_path / "benzene_style.py", BENZENE_STYLE)
+    tst = write(tmp_path / "board.tst", "1 showboard\n#? [.*e987fcd3b3ce7cac.*]\n2 name\n")
+    result = regress(f"{sys.executable} {engine}", tst)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 passed, 0 FAIL" in result.stdout

@@ -88,8 +88,8 @@ class EngineProcess:
         body = [line[1:].lstrip("0123456789").strip()]
         while True:
             nxt = self._next_line(deadline)
-            if not nxt.strip():
-                break
+            if not nxt:  # only an empty line ends a reply: Benzene's multi-line replies
+                break    # hold lines of one space (its showboard begins with one)
             body.append(nxt)
         return ok, "\n".join(body).strip()
 
