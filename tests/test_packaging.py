@@ -58,6 +58,7 @@ def test_the_wheel_carries_its_metadata_and_books(installed):
     assert "hexengine = protocol.cli:main" in entry_points
     assert "hex-match = protocol.match.cli:main" in entry_points
     assert "hex-regress = protocol.regress.cli:main" in entry_points
+    assert "hex-check = protocol.check.cli:main" in entry_points
     assert "hexengine/data/value.npz" in names
 
 

@@ -70,28 +70,38 @@ class EngineProcess:
             raise EngineError("crash", f"engine closed its output (exit status {status})")
         return line
 
-    def send(self, command: str, timeout: float = 30.0) -> tuple[bool, str]:
-        """Send one command and wait at most ``timeout`` seconds for its whole reply."""
+    def write(self, line: str) -> None:
+        """Write one line to the engine without waiting for a reply (``# interrupt``)."""
         try:
             assert self.proc.stdin is not None
-            self.proc.stdin.write(command + "\n")
+            self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise EngineError("crash", "engine closed its input") from None
+
+    def read_reply(self, timeout: float = 30.0, command: str = "") -> list[str]:
+        """The next reply as the engine wrote it: its lines from the ``=``/``?`` line up to
+        (not including) the empty line that ends it.  Blank lines before it are skipped."""
         deadline = time.monotonic() + timeout
         line = self._next_line(deadline)
         while not line.strip():
             line = self._next_line(deadline)
         if line[0] not in "=?":
             raise EngineError("garbage", f"unexpected output {line[:60]!r} to {command!r}")
-        ok = line[0] == "="
-        body = [line[1:].lstrip("0123456789").strip()]
+        lines = [line]
         while True:
             nxt = self._next_line(deadline)
             if not nxt:  # only an empty line ends a reply: Benzene's multi-line replies
                 break    # hold lines of one space (its showboard begins with one)
-            body.append(nxt)
-        return ok, "\n".join(body).strip()
+            lines.append(nxt)
+        return lines
+
+    def send(self, command: str, timeout: float = 30.0) -> tuple[bool, str]:
+        """Send one command and wait at most ``timeout`` seconds for its whole reply."""
+        self.write(command)
+        lines = self.read_reply(timeout, command)
+        body = [lines[0][1:].lstrip("0123456789").strip()] + lines[1:]
+        return lines[0][0] == "=", "\n".join(body).strip()
 
     def ok(self, command: str, timeout: float = 30.0) -> str:
         """Send a command that must succeed; a ``?`` reply raises EngineError('refused')."""
