@@ -70,7 +70,8 @@ def test_genmove_logs_search_to_stderr_log(make_engine, tmp_path):
     log = tmp_path / "engine.log"
     engine = make_engine("--time", "0.3", "--log", str(log))
     engine.ok("boardsize 7")
-    engine.ok("genmove b")
+    engine.ok("play b d4")  # (an empty board gets the centre without a search)
+    engine.ok("genmove w")
     engine.ok("hexengine-info")
     text = log.read_text()
     for word in ("depth", "nodes", "nps", "score", "pv"):
