@@ -111,14 +111,15 @@ class Player:
         # played by its smallest proof; a proved loss by the move whose refutation needs the
         # most cells (inside the mustplay: the opponent has the most to prove); anything
         # else is left to the search
-        first = None if s.max_depth < 64 or not s.knowledge else opening.first_move(board)
+        knows = s.max_depth >= 64 and s.knowledge
+        first = opening.first_move(board) if knows else None
         if first is not None:  # (a win where the board is solved; not claimed as proved)
             return SearchResult(first, 0.0, 0, 0, time.monotonic() - started, [first])
-        known = None if s.max_depth < 64 or not s.knowledge else book.lookup(board, colour)
+        known = book.lookup(board, colour) if knows else None
         if known is not None:  # a win, in at most as many moves as there are empty cells
             return SearchResult(known, WIN - board.empty.bit_count(), 0, 0,
                                 time.monotonic() - started, [known], proved=True)
-        solved = None if s.max_depth < 64 or not s.knowledge else solve_for_move(
+        solved = None if not knows else solve_for_move(
             self.solver(), board.geo, board.stones, colour, seconds, stop,
             early_stones=s.solver_from, share=s.solver_share)
         if solved is not None and (solved.winner == colour or solved.searched):

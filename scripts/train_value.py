@@ -10,7 +10,6 @@ and those the solver proved).  The weights go to ``--out`` in the format that
 """
 from __future__ import annotations
 
-import glob
 import json
 import os
 import sys
@@ -23,26 +22,13 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine.evaluation import planes as board_planes  # noqa: E402
 from hexengine.evaluation.network import TAPS, ValueNetwork  # noqa: E402
+from hexengine.learning import selfplay  # noqa: E402
 
 try:
     import torch
     from torch import nn
 except ImportError:  # pragma: no cover - the [train] extra
     sys.exit("training needs torch: pip install -e '.[train]'")
-
-
-def load(paths: list[str]) -> dict[str, np.ndarray]:
-    """Every part file under ``paths`` joined, with game indices made unique."""
-    files = sorted(f for p in paths for f in (glob.glob(os.path.join(p, "*.npz"))
-                                               if os.path.isdir(p) else [p]))
-    parts, offset = [], 0
-    for name in files:
-        with np.load(name) as data:
-            part = {k: data[k] for k in data.files}
-        part["game"] = part["game"] + offset
-        offset = int(part["game"].max()) + 1 if len(part["game"]) else offset
-        parts.append(part)
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def encode_all(data: dict[str, np.ndarray], rows: np.ndarray, size: int) -> np.ndarray:
@@ -129,7 +115,7 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ho
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    table = load(list(data))
+    table = selfplay.load_parts(list(data))
     held = table["game"] % holdout == 0
     groups = {}
     for size in sorted(set(table["size"].tolist())):

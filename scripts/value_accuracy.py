@@ -10,7 +10,6 @@ solver's where it proved the position (the "proved" rows), the game's result els
 """
 from __future__ import annotations
 
-import glob
 import json
 import os
 import sys
@@ -22,9 +21,10 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine import kernels  # noqa: E402
-from hexengine.board import Board  # noqa: E402
 from hexengine.evaluation import get as get_evaluation  # noqa: E402
 from hexengine.evaluation import network  # noqa: E402
+from hexengine.learning import selfplay  # noqa: E402
+from hexengine.learning.cases import board_of, case_of  # noqa: E402
 
 
 @click.command()
@@ -48,12 +48,7 @@ def main(files: tuple[str, ...], data: str, holdout: int, evaluations: str,
     if data:
         cases += held_out(data, holdout)
     for case in cases:
-        board = Board(case["size"])
-        for colour, key in ((0, "black"), (1, "white")):
-            for cell in case[key]:
-                board.play(board.parse_move(cell), colour)
-        mover = 0 if case["to_move"] == "b" else 1
-        wins = case["winner"] == case["to_move"]
+        board, mover, wins = board_of(case)
         group = (case["size"], case.get("proved", True))
         count[group] += 1
         for ev in names:
@@ -76,27 +71,10 @@ def main(files: tuple[str, ...], data: str, holdout: int, evaluations: str,
 
 def held_out(folder: str, holdout: int) -> list[dict]:
     """The held-out positions of a value_data.py folder, as cases."""
-    cases = []
-    offset = 0
-    for name in sorted(glob.glob(os.path.join(folder, "*.npz"))):
-        with np.load(name) as part:
-            table = {k: part[k] for k in part.files}
-        games = table["game"] + offset
-        offset = int(games.max()) + 1
-        for r in np.nonzero(games % holdout == 0)[0]:
-            size = int(table["size"][r])
-            board = Board(size)
-            case = {"size": size, "to_move": "bw"[int(table["mover"][r])], "black": [],
-                    "white": [], "proved": bool(table["proved"][r])}
-            for index, value in enumerate(table["cells"][r, :size * size].tolist()):
-                if value:
-                    row, col = divmod(index, size)
-                    case["black" if value == 1 else "white"].append(
-                        board.move_name(board.geo.index(col, row)))
-            mover_wins = table["label"][r] > 0
-            case["winner"] = case["to_move"] if mover_wins else "bw"[1 - int(table["mover"][r])]
-            cases.append(case)
-    return cases
+    table = selfplay.load_parts([folder])
+    return [case_of(int(table["size"][r]), table["cells"][r], int(table["mover"][r]),
+                    table["label"][r] > 0, proved=bool(table["proved"][r]))
+            for r in np.nonzero(table["game"] % holdout == 0)[0]]
 
 
 if __name__ == "__main__":

@@ -40,8 +40,9 @@ def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out
     kernels.start(wait=True)
     rng = random.Random(seed * 1000 + job)
     solver = selfplay.new_solver()
-    if engine_seconds:
-        policies = {t: selfplay.engine_policy(engine_seconds) for t in temperatures}
+    if engine_seconds:  # one engine for every temperature (it has none)
+        engine = selfplay.engine_policy(engine_seconds)
+        policies = {t: engine for t in temperatures}
     else:
         policies = {t: selfplay.circuit_policy(temperature=t) for t in temperatures}
     played: list[selfplay.Game] = []

@@ -26,8 +26,8 @@ import click
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine import kernels  # noqa: E402
-from hexengine.board import Board  # noqa: E402
 from hexengine.learning import selfplay  # noqa: E402
+from hexengine.learning.cases import case_of  # noqa: E402
 from protocol.match.controller import EngineProcess  # noqa: E402
 
 
@@ -55,17 +55,8 @@ class Judge:
 
 
 def case(game: selfplay.Game, i: int) -> dict:
-    board = Board(game.size)
-    cells = game.cells[i]
-    out = {"size": game.size, "to_move": "bw"[game.movers[i]], "black": [], "white": []}
-    for index, value in enumerate(cells.tolist()):
-        if value:
-            r, c = divmod(index, game.size)
-            out["black" if value == 1 else "white"].append(
-                board.move_name(board.geo.index(c, r)))
-    mover_wins = game.labels[i] > 0
-    out["winner"] = out["to_move"] if mover_wins else "bw"[1 - game.movers[i]]
-    return out
+    """Position ``i`` of ``game`` as a case, labelled by the game's label there."""
+    return case_of(game.size, game.cells[i], game.movers[i], game.labels[i] > 0)
 
 
 @click.command()

@@ -12,6 +12,7 @@ import pytest
 from hexengine.board import Board
 from hexengine.evaluation import network, planes
 from hexengine.geometry import geometry
+from hexengine.learning.cases import board_of
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "value_positions.json")
 
@@ -97,13 +98,8 @@ def test_network_judges_proved_positions():
     net = shipped()
     by_size: dict[int, list[bool]] = {}
     for case in cases:
-        board = Board(case["size"])
-        for colour, key in ((0, "black"), (1, "white")):
-            for name in case[key]:
-                board.play(board.parse_move(name), colour)
-        mover = 0 if case["to_move"] == "b" else 1
-        right = (net.logit(board.geo, board.stones, mover) > 0) == (case["winner"] ==
-                                                                   case["to_move"])
+        board, mover, wins = board_of(case)
+        right = (net.logit(board.geo, board.stones, mover) > 0) == wins
         by_size.setdefault(case["size"], []).append(right)
     for size, hits in by_size.items():
         assert len(hits) >= 20

@@ -89,11 +89,6 @@ def network(path: str = DEFAULT_WEIGHTS) -> Optional[ValueNetwork]:
     return ValueNetwork.load(path)
 
 
-def available() -> bool:
-    """Whether the shipped weights are there."""
-    return network() is not None
-
-
 def evaluate(geo: Geometry, stones: list, colour: int) -> float:
     """The shipped network's logit for ``colour`` to move (an evaluation like the others)."""
     net = network()

@@ -10,7 +10,9 @@ under that play).  Labels are from the side to move's view: +1 it wins, -1 it lo
 """
 from __future__ import annotations
 
+import glob
 import math
+import os
 import random
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -54,10 +56,12 @@ def engine_policy(seconds: float = 0.1, **settings) -> Policy:
     from ..player import Player
     from ..settings import Settings
     player = Player(Settings(**settings))
+    last = [0]  # the move number of the previous call: a smaller one starts a new game
 
     def choose(board: Board, colour: int, rng: random.Random) -> int:
-        if board.move_number() == 0:
+        if board.move_number() <= last[0]:
             player.reset()  # a new game: the search's tables start afresh
+        last[0] = board.move_number()
         return player.genmove(board, colour, seconds).move
 
     return choose
@@ -144,6 +148,22 @@ def to_arrays(games: list[Game]) -> dict[str, np.ndarray]:
             out["game"][r] = index
             r += 1
     return out
+
+
+def load_parts(paths: list[str]) -> dict[str, np.ndarray]:
+    """The part files (``to_arrays``, saved by ``scripts/value_data.py``) under ``paths``
+    (files, or folders of ``*.npz``) joined, each part's game indices shifted past the
+    previous parts' so that they stay unique."""
+    files = sorted(f for p in paths for f in (glob.glob(os.path.join(p, "*.npz"))
+                                               if os.path.isdir(p) else [p]))
+    parts, offset = [], 0
+    for name in files:
+        with np.load(name) as data:
+            part = {k: data[k] for k in data.files}
+        part["game"] = part["game"] + offset
+        offset = int(part["game"].max()) + 1 if len(part["game"]) else offset
+        parts.append(part)
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def new_solver() -> Solver:
