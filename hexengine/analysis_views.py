@@ -9,6 +9,8 @@ most (HexGui draws 1 green and 0 blue); ``values`` are the raw numbers behind it
 """
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -18,6 +20,8 @@ from .evaluation.shortest_path import NO_PATH, path_cells
 from .board import BLACK, WHITE
 from .geometry import Geometry
 from .knowledge import analysis, vc
+
+VIEW_SECONDS = 4.0  # an analysis view answers within this (HexGui waits for it)
 
 
 @dataclass
@@ -142,15 +146,21 @@ def two_distance_map(geo: Geometry, stones: list, colour: int) -> CellMap:
     return CellMap({c: float(p) for c, p in pot.items()}, shades, best)
 
 
-def move_value_map(geo: Geometry, stones: list, colour: int,
-                   evaluation: str) -> tuple[CellMap, float]:
+def move_value_map(geo: Geometry, stones: list, colour: int, evaluation: str,
+                   deadline: Optional[float] = None,
+                   stop: Optional[threading.Event] = None) -> tuple[CellMap, float]:
     """The static value (``evaluation``, from ``colour``'s side) of the position after
-    ``colour`` plays each empty cell, and the value of the position as it is."""
+    ``colour`` plays each empty cell, and the value of the position as it is.  At the
+    ``deadline`` (``time.monotonic()``) or once ``stop`` is set the cells not yet evaluated
+    are left out: an interactive view answers in time with what it has."""
     evaluate = get_evaluation(evaluation)
     board = [stones[0], stones[1]]
     empty = geo.mask & ~(stones[0] | stones[1])
     values: dict[int, float] = {}
     for cell in geo.iter_bits(empty):
+        if (stop is not None and stop.is_set()) or \
+                (deadline is not None and time.monotonic() >= deadline):
+            break
         board[colour] = stones[colour] | (1 << cell)
         values[cell] = float(evaluate(geo, board, colour))
     shades, best = shade(values)

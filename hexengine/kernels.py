@@ -12,13 +12,20 @@ is ready (``resistance`` warms up ``circuit`` with its own tables).
 numba compiles each kernel the first time (a few seconds, then cached on disk beside its
 module: 0.2–0.5 s to import numba and load them), so the engine loads them in a background
 thread when it starts (``start``) and the Python or numpy code answers until each one is
-ready.  Urgent kernels load first (the search's first need: the board circuit), the others
+ready.  Compiling holds the interpreter lock for seconds at a time, which would starve the
+thread that reads ``# interrupt``; so a kernel whose disk cache is cold is compiled by a
+child process (``python -c ... compile_here``), which fills the cache, and this process then
+loads it from there.  Urgent kernels load first (the search's first need: the board circuit), the others
 in the order they registered (a kernel module registers after those it imports).  Without
 numba, or if compiling fails, the Python code answers throughout.
 """
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, NamedTuple, Optional
@@ -73,6 +80,7 @@ _lock = threading.Lock()
 _done = threading.Event()  # every registered kernel has been tried, loaded or not
 _started = False
 _loading = False  # a loading thread is running
+STOP_POLL = 0.02  # seconds between looks at a waiter's stop flag
 
 
 def register(name: str, compile: Callable[[Compilers], None], urgent: bool = False) -> Ready:
@@ -108,13 +116,19 @@ def start(wait: bool = False) -> None:
         _done.wait()
 
 
-def wait(timeout: float, kernel: str = "") -> bool:
+def wait(timeout: float, kernel: str = "", stop: Optional[threading.Event] = None) -> bool:
     """Wait up to ``timeout`` seconds, if loading has started, for ``kernel`` (a registered
     name: "circuit", "hsearch", "vc_graph") or by default all of them to be loaded or given
-    up; True when they are (each kernel's own ``Ready`` says whether it loaded)."""
+    up, or until ``stop`` is set; True when they are (each kernel's own ``Ready`` says
+    whether it loaded)."""
     event = _kernels[kernel].tried if kernel else _done
     if _started:
-        event.wait(timeout)
+        end = time.monotonic() + timeout
+        while not event.is_set() and not (stop is not None and stop.is_set()):
+            left = end - time.monotonic()
+            if left <= 0:
+                break
+            event.wait(min(left, STOP_POLL))
     return event.is_set()
 
 
@@ -154,7 +168,13 @@ def _numba() -> Optional[Compilers]:
     return _compilers
 
 
-def _load() -> None:
+_compile_here = False  # True in the child that compiles: no grandchildren
+COMPILE_TIMEOUT = 600.0  # seconds a compiling child may take before it is given up
+
+
+def _load(last: str = "") -> None:
+    """Load the kernels in turn (up to ``last``, if named), each from its disk cache, once a
+    child has compiled it there if it was cold."""
     global _loading
     compilers = _numba()
     while True:
@@ -167,7 +187,10 @@ def _load() -> None:
             kernel.taken = True
         try:
             if compilers is not None:
-                kernel.compile(compilers)
+                made: list = []
+                kernel.compile(_recording(compilers, made))
+                if not _compile_here and _cold(made):
+                    _compile_elsewhere(kernel)
                 for call in kernel.warm_ups:
                     call()
                 kernel.ready.set()
@@ -175,3 +198,58 @@ def _load() -> None:
             pass
         finally:
             kernel.tried.set()
+        if kernel.name == last:
+            return
+
+
+def _recording(compilers: Compilers, made: list) -> Compilers:
+    """``compilers`` that also list the dispatchers they make (inlined helpers aside: they
+    are never compiled on their own, so they have no cache to ask)."""
+    def record(jit: Callable) -> Callable:
+        def wrapped(func: Callable) -> Callable:
+            dispatcher = jit(func)
+            made.append(dispatcher)
+            return dispatcher
+        return wrapped
+    return Compilers(record(compilers.jit), record(compilers.bare), compilers.inline)
+
+
+def _cold(dispatchers: list) -> bool:
+    """Whether numba's disk cache holds nothing current for these functions (its index is
+    missing, or was written for another source or numba version)."""
+    try:
+        return not any(d._cache._cache_file._load_index() for d in dispatchers)
+    except Exception:  # pragma: no cover - numba's internals moved: compile here, as before
+        return False
+
+
+def _compile_elsewhere(kernel: _Kernel) -> None:
+    """Compile ``kernel`` (and load those before it) in a child process that writes numba's
+    disk cache; this thread waits without holding the interpreter lock."""
+    modules = sorted({k.compile.__module__ for k in _kernels.values()}
+                     | {c.__module__ for k in _kernels.values() for c in k.warm_ups})
+    code = ("import sys\n"
+            "from hexengine import kernels\n"
+            "kernels.compile_here(sys.argv[1], sys.argv[2:])\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+    try:
+        subprocess.run([sys.executable, "-c", code, kernel.name, *modules], env=env,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=COMPILE_TIMEOUT, check=False)
+    except (OSError, subprocess.SubprocessError):  # pragma: no cover - compile here
+        pass
+
+
+def compile_here(last: str, modules: list[str]) -> None:
+    """In a compiling child: import ``modules`` (which register the kernels and their
+    warm-ups as in the parent), then compile and cache the kernels up to ``last``."""
+    global _compile_here, _started, _loading
+    import importlib
+    _compile_here = True
+    for name in modules:
+        importlib.import_module(name)
+    with _lock:
+        _started = _loading = True
+    _load(last)

@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from . import book, kernels, opening
 from .board import Board
-from .evaluation import EVALUATIONS, resistance
+from .evaluation import EVALUATIONS, resistance, two_distance
 from .geometry import Geometry
 from .search import WIN, Searcher, SearchResult, minimax_root
 from .settings import Settings
@@ -135,8 +135,28 @@ class Player:
             # a just-started engine may still be loading its compiled kernels; the board
             # size's tables come first (built already if ``prepare`` was called)
             self.prepare(board.geo)
-            kernels.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()),
-                         spec.kernel)
+            loaded = kernels.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()),
+                                  spec.kernel, stop)
+            if not loaded and stop is not None and stop.is_set():
+                # interrupted while they load: the knowledge would take a second in Python
+                move = quick_move(board, colour)
+                return SearchResult(move, 0.0, 0, 0, time.monotonic() - started, [move])
         self.apply_settings()
         return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
                                       on_iteration, solved.losing if solved else 0)
+
+
+def quick_move(board: Board, colour: int) -> int:
+    """A move at once, without search or connections: the empty cell with the lowest sum of
+    both colours' two-distance potentials (the cell that matters most to both sides), the
+    centre-most among equals."""
+    geo = board.geo
+    mine = two_distance.potentials(geo, board.stones, colour)
+    theirs = two_distance.potentials(geo, board.stones, 1 - colour)
+    far = 2 * geo.width * geo.height  # a cell that cannot reach both edges for a colour
+
+    def key(cell: int) -> tuple[int, float]:
+        x, y = cell % geo.stride, cell // geo.stride
+        centre = abs(x - (geo.width - 1) / 2) + abs(y - (geo.height - 1) / 2)
+        return mine.get(cell, far) + theirs.get(cell, far), centre
+    return min(geo.iter_bits(board.empty), key=key)

@@ -162,7 +162,9 @@ class Settings:
                                  "connections.", low=0)
     node_connections: bool = setting(True, "Interior nodes read their own H-search "
                                      "(resistance evaluations).")
-    solver_time: float = setting(60.0, "Seconds the dfpn-* commands may take.", "player",
+    solver_time: float = setting(4.0, "Seconds the dfpn-* commands may take (HexGui's "
+                                 "analyze menu waits for them; raise it to solve harder "
+                                 "positions).", "player",
                                  low=0, high=86400, above=True, unit="seconds")
     solver_from: int = setting(EARLY_STONES, "Stones on the board (up to 9x9) before "
                                "genmove gives the solver a share of its budget.", "player",

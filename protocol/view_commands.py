@@ -3,6 +3,8 @@ paths, per-cell evaluation maps, a tried move, inferior cells.  The data comes f
 ``hexengine.analysis_views``; this module only parses and formats."""
 from __future__ import annotations
 
+import time
+
 from hexengine import analysis_views as views
 from hexengine.board import BLACK, COLOUR_NAMES, WHITE
 
@@ -76,10 +78,16 @@ def _map(engine: Engine, args: list[str]) -> tuple[views.CellMap, dict[int, str]
                       f"at {count} cells; {COLOUR_NAMES[1 - colour]}'s best {theirs}")
     else:
         name = engine.settings.evaluation
-        cells, now = views.move_value_map(geo, board.stones, colour, name)
+        cells, now = views.move_value_map(geo, board.stones, colour, name,
+                                          time.monotonic() + views.VIEW_SECONDS, engine._interrupt)
         labels = {c: num(v, True) for c, v in cells.values.items()}
+        empty = (geo.mask & ~(board.stones[0] | board.stones[1])).bit_count()
+        part = "" if len(cells.values) == empty else \
+            f" (partial: {len(cells.values)} of {empty} cells in time)"
+        best = "none" if cells.best is None else \
+            f"{geo.name(cells.best)} {cells.values[cells.best]:+.2f}"
         status = (f"{name} value for {who} after {who} plays each cell (green best): best "
-                  f"{geo.name(cells.best)} {cells.values[cells.best]:+.2f}, now {now:+.2f}")
+                  f"{best}, now {now:+.2f}{part}")
     return cells, labels, status
 
 

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Response time of every HexGui analysis view, measured over the protocol.
 
-Starts the engine of this checkout (``python -m hexengine``), sets up seeded random mid-game
-positions (30 % of the cells filled, undecided, as scripts/bench.py) and times each view
-command from sending it to the end of its reply, as HexGui would wait for it:
+Starts the engine of this checkout (``python -m hexengine``, default settings), reads its
+analyze menu (``hexgui-analyze_commands``, so no view is left out), sets up seeded random
+mid-game positions (30 % of the cells filled, undecided, as scripts/bench.py) and times each
+menu command from sending it to the end of its reply, as HexGui would wait for it.  With
+``--interrupt S`` each view is also sent once more and interrupted (``# interrupt``) after
+S seconds; the time from the interrupt to the reply is reported where the view was still
+running by then:
 
-    python scripts/view_times.py --size 11 --positions 5 --repeat 3
+    python scripts/view_times.py --size 11 --positions 5 --repeat 3 --interrupt 0.3
 
-The first command of each kind per size is timed too (tables are built on first use).
+The first command of each kind is timed too (tables are built on first use).  Commands that
+change state (``param_*``, ``dfpn-clear-tt``) are sent as HexGui sends them, without values.
 """
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Optional
 
 import click
 
@@ -24,21 +30,8 @@ sys.path.insert(0, ROOT)
 
 from scripts.bench import positions  # noqa: E402  (the benchmark's seeded boards)
 
-VIEWS = [  # (label, command); {c} the colour to move, {p} an empty cell, {s} a stone of {c}
-    ("shortest paths", "hexengine-shortest-path {c}"),
-    ("shortest paths both", "hexengine-shortest-path"),
-    ("map current", "hexengine-map current {c}"),
-    ("map two-distance", "hexengine-map two-distance {c}"),
-    ("map move-value", "hexengine-map move-value {c}"),
-    ("map values (move-value)", "hexengine-map-values move-value {c}"),
-    ("try move", "hexengine-try-move {c} {p}"),
-    ("inferior cells", "hexengine-inferior {c}"),
-    ("vc mustplay", "vc-get-mustplay {c}"),
-    ("vc between cells full", "vc-between-cells-full {c} {s} {p}"),
-    ("vc between cells semi", "vc-between-cells-semi {c} {s} {p}"),
-    ("vc edge to edge", "hexengine-vc-edges {c}"),
-    ("vc cell to edges", "hexengine-vc-edges {c} {s}"),
-]
+BUDGET = 5.0  # seconds an interactive view may take (issue: analyze menu within 5 s)
+INTERRUPT_BUDGET = 0.5  # seconds from "# interrupt" to the reply
 
 
 class Engine:
@@ -48,34 +41,70 @@ class Engine:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                      env=env, cwd=ROOT)
 
-    def send(self, line: str) -> tuple[str, float]:
-        start = time.perf_counter()
+    def write(self, line: str) -> None:
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
+
+    def reply(self) -> str:
         lines = []
         while True:
             text = self.proc.stdout.readline()
             if text in ("\n", ""):
                 break
             lines.append(text)
-        reply = "".join(lines)
-        if not reply.startswith("="):
+        return "".join(lines)
+
+    def send(self, line: str, check: bool = True) -> tuple[str, float]:
+        start = time.perf_counter()
+        self.write(line)
+        reply = self.reply()
+        if check and not reply.startswith("="):
             raise RuntimeError(f"{line!r} failed: {reply!r}")
         return reply, time.perf_counter() - start
+
+    def interrupted(self, line: str, after: float) -> Optional[float]:
+        """Send ``line``, then ``# interrupt`` after ``after`` seconds: the seconds from the
+        interrupt to the reply, or None when the reply came first."""
+        import select
+        self.write(line)
+        ready, _, _ = select.select([self.proc.stdout], [], [], after)
+        if ready:  # answered before the interrupt was due
+            self.reply()
+            return None
+        self.write("# interrupt")
+        sent = time.perf_counter()
+        self.reply()
+        return time.perf_counter() - sent
 
     def close(self) -> None:
         self.proc.stdin.close()
         self.proc.wait(timeout=10)
 
 
+def menu(engine: Engine) -> list[tuple[str, str]]:
+    """(label, command) of each analyze-menu line (type/label/command)."""
+    text, _ = engine.send("hexgui-analyze_commands")
+    out = []
+    for line in text[1:].strip().splitlines():
+        kind, label, command = line.strip().split("/", 2)
+        out.append((label, command))
+    return out
+
+
 @click.command()
 @click.option("--size", type=int, default=11, show_default=True)
 @click.option("--positions", "count", type=int, default=5, show_default=True)
 @click.option("--repeat", type=int, default=3, show_default=True)
-def main(size: int, count: int, repeat: int) -> None:
+@click.option("--interrupt", "after", type=float, default=0.0, show_default=True,
+              help="Also interrupt each view this many seconds in (0: not).")
+def main(size: int, count: int, repeat: int, after: float) -> None:
+    """Time every analyze-menu command of the engine on seeded mid-game positions."""
     engine = Engine()
     engine.send(f"boardsize {size}")
-    times: dict[str, list[float]] = {label: [] for label, _ in VIEWS}
+    views = menu(engine)
+    times: dict[str, list[float]] = {label: [] for label, _ in views}
+    late: dict[str, list[float]] = {label: [] for label, _ in views}
+    answers: dict[str, set[str]] = {label: set() for label, _ in views}
     first: dict[str, float] = {}
     for board in positions(size, count):
         engine.send("clear_board")
@@ -84,25 +113,46 @@ def main(size: int, count: int, repeat: int) -> None:
         c = board.to_move
         empty = sorted(board.geo.iter_bits(board.empty))
         own = sorted(board.geo.iter_bits(board.stones[c]))
-        args = {"c": "bw"[c], "p": board.geo.name(empty[len(empty) // 2]),
-                "s": board.geo.name(own[len(own) // 2])}
-        for label, command in VIEWS:
+        args = {"%m": "bw"[c], "%p": board.geo.name(empty[len(empty) // 2]),
+                "%P": board.geo.name(own[len(own) // 2]) + " " +
+                board.geo.name(empty[len(empty) // 2])}
+        for label, command in views:
+            for key, value in args.items():
+                command = command.replace(key, value)
             for _ in range(repeat):
-                _, seconds = engine.send(command.format(**args))
-                if label not in first:
-                    first[label] = seconds
+                reply, seconds = engine.send(command, check=False)
+                answers[label].add(reply.split("\n")[0][:1] +
+                                   (" unknown" if "unknown" in reply else ""))
+                first.setdefault(label, seconds)
                 times[label].append(seconds)
+            if after > 0:
+                delay = engine.interrupted(command, after)
+                if delay is not None:
+                    late[label].append(delay)
+        engine.send("dfpn-clear-tt")
     engine.close()
-    print(f"{size}x{size}, {count} positions x {repeat}: ms per view (median / max; first call)")
-    print("| view | command | median ms | max ms | first call ms |")
-    print("|---|---|---|---|---|")
-    for label, command in VIEWS:
+    print(f"{size}x{size}, {count} positions x {repeat}, default settings: ms per view "
+          f"(median / max; first call){'; after # interrupt' if after else ''}")
+    print("| view | command | median ms | max ms | first call ms | answers |"
+          + (" interrupted: n, max ms |" if after else ""))
+    print("|---|---|---|---|---|---|" + ("---|" if after else ""))
+    for label, command in views:
         t = times[label]
-        print(f"| {label} | `{command.format(c='b', p='CELL', s='STONE')}` | "
-              f"{statistics.median(t) * 1000:.1f} | {max(t) * 1000:.1f} | "
-              f"{first[label] * 1000:.1f} |")
+        row = (f"| {label} | `{command}` | {statistics.median(t) * 1000:.1f} | "
+               f"{max(t) * 1000:.1f} | {first[label] * 1000:.1f} | "
+               f"{', '.join(sorted(answers[label]))} |")
+        if after:
+            row += (f" {len(late[label])}, {max(late[label]) * 1000:.0f} |" if late[label]
+                    else " 0 |")
+        print(row)
     worst = max(max(t) for t in times.values())
-    print(f"slowest answer: {worst * 1000:.0f} ms ({'within' if worst < 1 else 'over'} 1 s)")
+    print(f"slowest answer: {worst * 1000:.0f} ms "
+          f"({'within' if worst <= BUDGET else 'over'} {BUDGET:g} s)")
+    delays = [d for v in late.values() for d in v]
+    if delays:
+        print(f"slowest answer after # interrupt: {max(delays) * 1000:.0f} ms "
+              f"({'within' if max(delays) <= INTERRUPT_BUDGET else 'over'} "
+              f"{INTERRUPT_BUDGET:g} s)")
 
 
 if __name__ == "__main__":

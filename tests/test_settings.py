@@ -105,11 +105,14 @@ def test_the_searcher_is_kept_until_a_row_it_reads_changes():
                                                                      "swap-sides")):
         player.configure(name, text)
         assert player.searcher() is first, name
-    player.configure("wire", "20")  # the circuit's: a new searcher
-    second = player.searcher()
-    assert second is not first
-    player.configure("width", "9")
-    assert player.searcher() is not second and player.searcher().width == 9
+    try:
+        player.configure("wire", "20")  # the circuit's: a new searcher
+        second = player.searcher()
+        assert second is not first
+        player.configure("width", "9")
+        assert player.searcher() is not second and player.searcher().width == 9
+    finally:  # the wire is process-wide: later tests expect the default
+        player.configure("wire", str(Settings().wire))
 
 
 def test_settings_are_frozen_and_refuse_bad_values_by_name():

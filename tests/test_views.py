@@ -14,6 +14,7 @@ HexGui's readers mirrored here (hexgui.gui.HexGui / hexgui.util.StringUtils, 0.1
 """
 import re
 import subprocess
+import time
 from collections import deque
 
 import pytest
@@ -221,6 +222,45 @@ def test_every_view_answers_in_hexgui_form_within_a_second(mid):
             "hexengine-try-move", "vc-between-cells-full", "vc-between-cells-semi",
             "hexengine-vc-edges"} <= checked
     assert mid.ok("showboard") == before  # no view moves a stone
+
+
+def test_solver_views_answer_within_five_seconds_by_default(mid):
+    """HexGui waits for a view: with default settings the solver's views give up in time on
+    an open 11x11 middle game (``unknown``, or a refusal that says why)."""
+    before = mid.ok("showboard")
+    ok, text, seconds = mid.timed("dfpn-solve-state b", timeout=30)
+    assert ok and text in ("black", "white", "unknown"), text
+    assert seconds < 5.0, seconds
+    ok, text, seconds = mid.timed("dfpn-solver-find-winning b", timeout=30)
+    assert seconds < 5.0, seconds
+    assert ok or "not solved within solver_time" in text, text
+    assert mid.ok("showboard") == before
+
+
+@pytest.mark.parametrize("command, board", [
+    ("dfpn-solve-state w", ["boardsize 11"] + MIDGAME[:-1]),
+    ("hexengine-map move-value b", ["boardsize 13"] + MIDGAME),
+    ("hexengine-map-values move-value b", ["boardsize 13"] + MIDGAME),
+])
+def test_long_views_answer_soon_after_interrupt(make_engine, command, board):
+    engine = make_engine("--time", "1")
+    setup(engine, board)
+    engine.ok("reg_genmove b")  # an engine in use: its compiled kernels loaded
+    engine.write(command + "\n")
+    time.sleep(0.4)
+    engine.write("# interrupt\n")
+    interrupted = time.monotonic()
+    ok, text, _ = engine.read_reply(timeout=10)
+    late = time.monotonic() - interrupted
+    assert ok, text
+    assert late < 1.0, f"answered {late:.2f} s after # interrupt"
+    if command.startswith("dfpn"):
+        assert text == "unknown"
+    elif command.startswith("hexengine-map "):  # a partial map, which says so
+        assert "partial" in text, text[-200:]
+    else:  # the values of the cells evaluated in time
+        assert 0 < len(text.split()) // 2 < 13 * 13 - len(board) + 1
+    assert engine.ok("name") == "hexengine"
 
 
 def test_replies_have_one_start_and_no_empty_line_on_plain_pipes():

@@ -1,0 +1,40 @@
+"""The kernel loader: a kernel whose numba cache is cold is compiled by a child process (so
+the engine's threads, e.g. the one reading ``# interrupt``, are never starved of the
+interpreter lock), then loaded from the cache; a warm cache is loaded directly."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+LOAD = """
+import os, sys
+from hexengine import kernels
+from tests.engines import toy_kernel
+kernels.start(wait=True)
+assert toy_kernel.ready(), "the kernel did not load"
+print(os.getpid())
+"""
+
+
+def load(cache: Path, log: Path) -> int:
+    """Load the toy kernel in a fresh process with numba's cache in ``cache``: its pid."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), TOY_KERNEL_LOG=str(log),
+               PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", LOAD], env=env, capture_output=True,
+                         text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    return int(out.stdout)
+
+
+def test_a_cold_kernel_compiles_in_a_child_and_a_warm_one_loads_directly(tmp_path):
+    cache, log = tmp_path / "numba", tmp_path / "warm-ups.log"
+    engine = load(cache, log)
+    runs = [int(line) for line in log.read_text().split()]
+    # the warm-up ran first in another process (the compiling child), then here
+    assert len(runs) == 2 and runs[0] != engine and runs[1] == engine, (runs, engine)
+    assert list(cache.rglob("toy_kernel.add-*.nbi")), "the child left no cache"
+    log.unlink()
+    engine = load(cache, log)
+    assert [int(line) for line in log.read_text().split()] == [engine]  # no child this time
