@@ -284,9 +284,8 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
     signal.signal(signal.SIGTERM, _terminate)  # kill / a CI timeout: stop as on Ctrl-C
     try:
         unjudged = len(match.unjudged())
-        if unjudged:
-            if not quiet:
-                click.echo(f"judging {unjudged} forfeits of games played before", err=True)
+        if unjudged:  # said even with --quiet: results.jsonl is rewritten
+            click.echo(f"judging {unjudged} forfeits of games played before", err=True)
             match.judge_stored()
         if match.store.results:  # the report of the games so far, before the next ends
             write_reports(out_dir, info, match.store.all(),

@@ -201,7 +201,7 @@ def openings_svg(width: int, height: int, engine: str, results: Sequence[GameRes
                 f"fill='url(#scale)' stroke='#666' stroke-width='0.5'/>")
     for k, label in ((0, "0 %"), (0.5, "50 %"), (1, "100 %")):
         body.append(_text(left + k * scale_w, scale_y + 23, label, 11))
-    body.append(_text(left + scale_w + 10, scale_y + 9, f"{engine}'s score (wins/games on "
+    body.append(_text(left + scale_w + 10, scale_y + 9, f"score of {engine} (wins/games on "
                       f"each cell)", 11, "start"))
     body.append(_text(left, scale_y + 40, what, 11, "start"))
     played = sum(c.games for c in cells.values())
@@ -209,7 +209,7 @@ def openings_svg(width: int, height: int, engine: str, results: Sequence[GameRes
                       f"{len(cells)} cells; black's edges top and bottom, white's left and "
                       f"right.", 11, "start"))
     total_w = max(board_right, left + scale_w + 330, left + 7 * len(what)) + 8
-    return _svg(total_w, scale_y + 66, title or f"{engine}'s results by opening", body)
+    return _svg(total_w, scale_y + 66, title or f"{engine}: results by opening", body)
 
 
 # --- (b) the score as the games came in -------------------------------------------------
@@ -248,10 +248,11 @@ def _ticks(low: float, high: float, count: int = 6) -> list[float]:
 
 
 def score_svg(series: Sequence[Series], total: int, title: str) -> str:
-    """Score (0–100 %) against game number, each series with its 95 % band; the right
-    axis reads the score as an Elo difference."""
-    w, h = 720.0, 360.0
-    left, right, top, bottom = 58.0, 150.0, 40.0, 46.0
+    """Score (0–100 %) against game number, each series with its 95 % band (with more
+    than two series, only the final interval, as a bar at the line's end); the right axis
+    reads the score as an Elo difference."""
+    w, h = 760.0, 360.0
+    left, right, top, bottom = 58.0, 190.0, 40.0, 46.0
     pw, ph = w - left - right, h - top - bottom
     n = max(total, max((p[0] for s in series for p in s.points), default=1), 1)
 
@@ -283,6 +284,7 @@ def score_svg(series: Sequence[Series], total: int, title: str) -> str:
                     f"y2='{_n(top + ph + 4)}' stroke='#888'/>")
         body.append(_text(x(t), top + ph + 17, int(t), 11))
     body.append(_text(left + pw / 2, h - 8, "game number", 11))
+    ends: list[tuple[float, Series, tuple[float, float, float]]] = []
     for k, s in enumerate(series):
         if not s.points:
             continue
@@ -294,18 +296,32 @@ def score_svg(series: Sequence[Series], total: int, title: str) -> str:
             line = line + [(line[0][0] + 3, line[0][1])]
             upper, lower = upper + [(upper[0][0] + 3, upper[0][1])], \
                 lower + [(lower[0][0] + 3, lower[0][1])]
-        body.append(f"<polygon class='band' points='{_points(upper + lower[::-1])}' "
-                    f"fill='{s.colour}' fill-opacity='0.15' stroke='none'/>")
+        if len(series) <= 2:
+            opacity = 0.15 if k == 0 else 0.08
+            body.append(f"<polygon class='band' points='{_points(upper + lower[::-1])}' "
+                        f"fill='{s.colour}' fill-opacity='{opacity}' stroke='none'/>")
+        else:  # many bands hide each other: the last interval only, as a bar
+            end_x = line[-1][0] - 2 - 4 * k
+            body.append(f"<line class='band' x1='{_n(end_x)}' x2='{_n(end_x)}' "
+                        f"y1='{_n(upper[-1][1])}' y2='{_n(lower[-1][1])}' "
+                        f"stroke='{s.colour}' stroke-width='2.5' stroke-opacity='0.6'/>")
         dash = " stroke-dasharray='6 4'" if s.dashed else ""
         body.append(f"<polyline class='score' data-series='{_attr(s.label)}' "
                     f"points='{_points(line)}' fill='none' stroke='{s.colour}' "
                     f"stroke-width='1.8'{dash}/>")
-        p, lo, hi = intervals[-1]
-        g, wins, games = s.points[-1]
-        end_y = min(max(y(p), top + 8 + 28 * k), top + ph)
-        body.append(_text(left + pw + 42, end_y - 2, s.label, 11, "start",
+        ends.append((y(intervals[-1][0]), s, intervals[-1]))
+    # each series' name and final score at the right, where its line ends, never on top
+    # of another's
+    ends.sort(key=lambda e: e[0])
+    placed: list[float] = []
+    for end_y, _, _ in ends:
+        placed.append(max(end_y, placed[-1] + 30 if placed else top + 8))
+    shift = max(0.0, (placed[-1] if placed else 0) - (top + ph + 10))
+    for (_, s, (p, lo, hi)), label_y in zip(ends, placed):
+        label_y -= shift
+        body.append(_text(left + pw + 42, label_y - 2, s.label, 11, "start",
                           f"fill='{s.colour}' font-weight='bold'"))
-        body.append(_text(left + pw + 42, end_y + 12,
+        body.append(_text(left + pw + 42, label_y + 12,
                           f"{100 * p:.1f} % [{100 * lo:.0f}, {100 * hi:.0f}]", 10, "start",
                           f"class='final' fill='{s.colour}'"))
     return _svg(w, h, title, body)
@@ -313,7 +329,8 @@ def score_svg(series: Sequence[Series], total: int, title: str) -> str:
 
 # --- (c) a tournament's ratings -----------------------------------------------------------
 def ratings_svg(ratings: dict[str, tuple[float, float]], title: str) -> str:
-    """Each engine's Elo (mean 0) as a dot with its 95 % interval, best first."""
+    """Each engine's Elo (mean 0) as a dot with its 95 % interval, best first; the colours
+    follow the engines' order in ``ratings``, as ``score_svg``'s series do."""
     order = sorted(ratings, key=lambda name: -ratings[name][0])
     row = 30.0
     left = 24.0 + 7.5 * max(len(name) for name in order)
@@ -342,7 +359,7 @@ def ratings_svg(ratings: dict[str, tuple[float, float]], title: str) -> str:
     for k, name in enumerate(order):
         elo, err = ratings[name]
         cy = top + row * k + row / 2
-        colour = PALETTE[k % len(PALETTE)]
+        colour = PALETTE[list(ratings).index(name) % len(PALETTE)]  # as in the score chart
         body.append(f"<g class='rating' id='rating-{_attr(name)}'>"
                     f"<title>{_attr(name)}: {elo:+.0f} ± {err:.0f}</title>"
                     + _text(left - 10, cy + 4, name, 12, "end")

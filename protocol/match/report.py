@@ -250,9 +250,9 @@ def figures(info: ReportInfo, results: list[GameResult]) -> list[tuple[str, str,
     first = info.names[0]
     out = [("openings.svg",
             pictures.openings_svg(info.width, info.height, first, results,
-                                  f"{first}'s results by opening"),
-            f"{first}'s score in the games that began on each cell: blue won, red lost, "
-            f"white even; the numbers are its wins/games there.")]
+                                  f"{first}: results by opening"),
+            f"The score of {first} in the games that began on each cell: blue won, red "
+            f"lost, white even; the numbers are its wins/games there.")]
     if len(info.names) == 2:
         a, b = info.names
         series = [pictures.Series(f"{a}, all games", pictures.PALETTE[0],
@@ -260,8 +260,8 @@ def figures(info: ReportInfo, results: list[GameResult]) -> list[tuple[str, str,
         if any(r.judged for r in results):
             series.append(pictures.Series(f"{a}, proved only", pictures.PALETTE[1],
                                           pictures.running_score(a, results, proved), True))
-        caption = (f"{a}'s score against {b} after each game, with its 95 % interval (the "
-                   f"band); the right axis reads it as an Elo difference."
+        caption = (f"The score of {a} against {b} after each game, with its 95 % interval "
+                   f"(the band); the right axis reads it as an Elo difference."
                    + (" Dashed: counting only forfeits proved lost." if len(series) > 1
                       else ""))
         title = f"{a} against {b}: score as the games came in"
