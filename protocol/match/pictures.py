@@ -374,7 +374,8 @@ def ratings_svg(ratings: dict[str, tuple[float, float]], title: str) -> str:
 
 # --- the page -------------------------------------------------------------------------------
 def markdown_html(text: str) -> str:
-    """The summary's Markdown (headings, tables, paragraphs) as XHTML."""
+    """The summary's Markdown (headings, tables, paragraphs) as XHTML; the lines of a
+    paragraph stay lines (the summary writes one statement a line)."""
     out: list[str] = []
     lines = text.splitlines()
     i = 0
@@ -385,7 +386,7 @@ def markdown_html(text: str) -> str:
             continue
         heading = len(line) - len(line.lstrip("#"))
         if heading and line[heading:heading + 1] == " ":
-            level = min(heading + 1, 6)  # the page's own title is the h1
+            level = min(max(heading, 2), 6)  # the page's own title is the h1
             out.append(f"<h{level}>{_attr(line[heading + 1:])}</h{level}>")
             i += 1
             continue
@@ -404,7 +405,7 @@ def markdown_html(text: str) -> str:
         while i < len(lines) and lines[i].strip() and not lines[i].startswith(("|", "#")):
             para.append(lines[i].strip())
             i += 1
-        out.append(f"<p>{_attr(' '.join(para))}</p>")
+        out.append(f"<p>{'<br/>'.join(_attr(line) for line in para)}</p>")
     return "\n".join(out)
 
 
