@@ -35,18 +35,15 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
-from types import SimpleNamespace
 
 import click
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from hexengine.board import BLACK, COLOUR_NAMES, WHITE  # noqa: E402
+from hexengine.board import BLACK, WHITE  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
 from hexengine.solver import Solver, knowledge_by_name  # noqa: E402
-from protocol.commands import HtpError, parse_colour  # noqa: E402
-from protocol.match.controller import EngineProcess  # noqa: E402
+from protocol.match.judge import DfpnJudge  # noqa: E402
 
 COLOURS = {"black": BLACK, "white": WHITE}
 
@@ -96,7 +93,8 @@ def main(results: str, engine: str, limit: float, forfeits_only: bool,
         sys.exit(check_forfeits(games, engine, solver, limit))
     if turning_points:
         if solver_command:
-            external = HtpSolver(solver_command, [c.format(seconds=limit) for c in solver_init])
+            external = DfpnJudge(solver_command, [c.format(seconds=limit) for c in solver_init],
+                                 name="solver", clear_tt=False)
             try:
                 sys.exit(check_turning_points(games, engine, limit, first, lambda: external))
             finally:
@@ -176,33 +174,6 @@ def check_forfeits(games: list[dict], engine: str, solver: Solver, limit: float)
     print(f"{engine}: {held + won + unknown} wins by forfeit: {held} in positions the opponent "
           f"had lost, {won} in positions it had won, {unknown} unsolved")
     return 1 if won else 0
-
-
-class HtpSolver:
-    """Another engine's DFPN over HTP, with ``Solver.solve``'s signature: the position is
-    set up with ``boardsize``/``play`` and solved by ``dfpn-solve-state``."""
-
-    def __init__(self, command: str, init: list[str]) -> None:
-        self.engine = EngineProcess(command, "solver")
-        for line in init:
-            self.engine.ok(line)
-
-    def solve(self, geo, stones: list[int], colour: int, seconds: float):
-        self.engine.ok(f"boardsize {geo.width} {geo.height}")
-        for c in (BLACK, WHITE):
-            for cell in geo.iter_bits(stones[c]):
-                self.engine.ok(f"play {COLOUR_NAMES[c]} {geo.name(cell)}")
-        started = time.monotonic()
-        answer = self.engine.ok(f"dfpn-solve-state {COLOUR_NAMES[colour]}",
-                                timeout=seconds * 3 + 30)
-        try:
-            winner = parse_colour(answer.strip())
-        except HtpError:  # "unknown" (ours) or "empty" (Benzene's): not solved in time
-            winner = None
-        return SimpleNamespace(winner=winner, elapsed=time.monotonic() - started)
-
-    def close(self) -> None:
-        self.engine.close()
 
 
 def check_turning_points(games: list[dict], engine: str, limit: float, first: int,

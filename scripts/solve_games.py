@@ -27,7 +27,7 @@ from hexengine import kernels  # noqa: E402
 from hexengine.board import COLOUR_NAMES  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
 from hexengine.solver import Solver, VCKnowledge  # noqa: E402
-from perfect_play import HtpSolver  # noqa: E402
+from protocol.match.judge import DfpnJudge  # noqa: E402
 
 
 def game_positions(paths: list[str], plies: list[int]):
@@ -71,7 +71,8 @@ def main(results: tuple[str, ...], plies: str, limit: float, judge: str,
     kernels.start(wait=True)
     referee = None
     if judge:
-        referee = HtpSolver(judge, [c.format(seconds=judge_limit) for c in judge_init])
+        referee = DfpnJudge(judge, [c.format(seconds=judge_limit) for c in judge_init],
+                            clear_tt=False)
     positions = proved = wrong = nodes = 0
     seconds = 0.0
     try:

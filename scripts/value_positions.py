@@ -27,31 +27,17 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine import kernels  # noqa: E402
 from hexengine.learning import selfplay  # noqa: E402
-from hexengine.learning.cases import case_of  # noqa: E402
-from protocol.match.controller import EngineProcess  # noqa: E402
+from hexengine.learning.cases import board_of, case_of  # noqa: E402
+from protocol.match.judge import DfpnJudge  # noqa: E402
 
 
-class Judge:
-    """Another engine's DFPN over HTP: who wins a game's position, or None."""
-
-    def __init__(self, command: str, init: list[str]) -> None:
-        self.engine = EngineProcess(command, "judge")
-        for line in init:
-            self.engine.ok(line)
-
-    def winner(self, game: selfplay.Game, i: int, seconds: float) -> Optional[bool]:
-        """Whether the mover of ``game``'s position ``i`` wins (None: not proved)."""
-        position = case(game, i)
-        self.engine.ok(f"boardsize {game.size} {game.size}")
-        self.engine.ok("dfpn-clear-tt")
-        for key in ("black", "white"):
-            for cell in position[key]:
-                self.engine.ok(f"play {key[0]} {cell}")
-        answer = self.engine.ok(f"dfpn-solve-state {position['to_move']}",
-                                timeout=seconds * 3 + 30).strip().lower()
-        if answer not in ("b", "w", "black", "white"):
-            return None
-        return answer[0] == position["to_move"]
+def mover_wins(judge: DfpnJudge, game: selfplay.Game, i: int,
+               seconds: float) -> Optional[bool]:
+    """Whether the mover of ``game``'s position ``i`` wins by the judge (None: not proved)."""
+    board, to_move, _ = board_of(case(game, i))
+    board.to_move = to_move
+    winner = judge.winner(board, seconds * 3 + 30)
+    return None if winner is None else winner == to_move
 
 
 def case(game: selfplay.Game, i: int) -> dict:
@@ -73,7 +59,7 @@ def main(sizes: str, per_size: int, seed: int, solve_seconds: float, judge: str,
          judge_init: tuple[str, ...], plies: str, out: str) -> None:
     """Play games until each size has ``per_size`` proved positions, and write them."""
     kernels.start(wait=True)
-    referee = Judge(judge, list(judge_init)) if judge else None
+    referee = DfpnJudge(judge, list(judge_init)) if judge else None
     lo, hi = (int(p) for p in plies.split(","))
     rng = random.Random(seed)
     solver = selfplay.new_solver()
@@ -90,7 +76,7 @@ def main(sizes: str, per_size: int, seed: int, solve_seconds: float, judge: str,
                 if len(game.cells) <= lo:
                     continue
                 i = rng.randint(lo, min(hi, len(game.cells) - 1))
-                wins = referee.winner(game, i, solve_seconds)
+                wins = mover_wins(referee, game, i, solve_seconds)
                 if wins is not None and len(picked[wins]) < half:
                     game.labels[i] = 1.0 if wins else -1.0
                     picked[wins].append(case(game, i))

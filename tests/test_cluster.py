@@ -192,6 +192,24 @@ def test_engine_failure_on_a_worker_is_adjudicated_as_locally(cluster, tmp_path,
     assert [(r["loser"], r["reason"]) for r in unseconded[0]] == [("bad", reason)] * 2
 
 
+def test_forfeits_on_a_cluster_are_judged_on_the_runner(cluster, tmp_path):
+    """The crashing engine forfeits a lost and a won 4x4 position on the workers; the judge
+    (our engine, started only by the runner) gives the same verdicts as locally."""
+    openings = tmp_path / "openings.txt"
+    openings.write_text("a1 a2 b4 b2 c4 c2\n")  # black to move has lost
+    first = shlex.join([sys.executable, BROKEN])
+    remote = run_match(tmp_path / "out", "--engine", f"crash={broken('crash')}",
+                       "--engine", f"first={first}", "--size", "4", "--openings",
+                       str(openings), "--time", "0.3", "--cluster", cluster.address,
+                       "--jobs", "1", "--judge", f"{sys.executable} -m hexengine --quiet",
+                       "--judge-init", "param_hexengine solver_time 10")
+    assert remote.returncode == 0, remote.stderr
+    games = sorted(results(tmp_path / "out"), key=lambda r: r.game)
+    assert [(r.black, r.reason, r.judged) for r in games] == [
+        ("crash", "crash", "proved-lost"), ("first", "crash", "proved-won")]
+    assert "forfeit proved lost" in (tmp_path / "out" / "report.html").read_text()
+
+
 def test_ctrl_c_on_a_cluster_match_keeps_finished_games_and_resumes(cluster, tmp_path):
     args = ["--engine", f"a={ours('--time', '0.05')}",
             "--engine", f"b={ours('--time', '0.05', '--width', '3')}",

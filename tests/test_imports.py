@@ -185,7 +185,17 @@ def test_the_walker_sees_hidden_imports() -> None:
     assert "protocol.match.cluster" in explicit["protocol.match.cli"]  # in a function
     assert "hexengine.knowledge" in full["hexengine.evaluation.resistance"]
     assert "hexengine.evaluation" not in full["hexengine.evaluation.resistance"]
-    assert "scripts.perfect_play" in explicit["scripts.solve_games"]
+
+
+def test_a_script_names_its_sibling_by_its_bare_name(tmp_path: Path) -> None:
+    """Scripts put their own folder on the path: ``import helper`` in scripts/ is
+    ``scripts.helper`` (no script of the project does it at the moment)."""
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "main.py").write_text("import helper\nfrom other import f\n")
+    (tmp_path / "scripts" / "helper.py").write_text("")
+    (tmp_path / "scripts" / "other.py").write_text("def f():\n    pass\n")
+    explicit, _ = import_graph(tmp_path, ("scripts",))
+    assert explicit["scripts.main"] == {"scripts.helper", "scripts.other"}
 
 
 def test_a_hidden_circle_is_found(tmp_path: Path) -> None:

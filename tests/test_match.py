@@ -10,11 +10,13 @@ import signal
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 
 import pytest
 
 from hexengine import sgf
 from hexengine.board import BLACK, WHITE
+from protocol.match import stats
 from protocol.match.referee import GameResult, replay
 from tests.htpclient import engine_command
 
@@ -289,6 +291,20 @@ def test_round_robin_tournament_report(tmp_path):
     assert rows[0] == "engine,opponent,won,lost,total,win_rate" and len(rows) == 7
     ab_vs_rnd = next(row.split(",") for row in rows if row.startswith("ab,rnd,"))
     assert int(ab_vs_rnd[2]) + int(ab_vs_rnd[3]) == 4
+    # the rating chart: each engine's fitted Elo and interval, best first
+    svg = "{http://www.w3.org/2000/svg}"
+    chart = ET.parse(tmp_path / "ratings.svg").getroot()
+    drawn = [(g.get("id"), next(t.text for t in g.iter(f"{svg}text") if t.get("class") == "elo"))
+             for g in chart.iter(f"{svg}g") if g.get("class") == "rating"]
+    fitted = stats.fit_ratings(["ab", "mm", "rnd"], [(r.winner, r.loser) for r in games])
+    best_first = sorted(fitted, key=lambda name: -fitted[name][0])
+    assert drawn == [(f"rating-{name}", f"{fitted[name][0]:+.0f} ± {fitted[name][1]:.0f}")
+                     for name in best_first]
+    series = [p.get("data-series") for p in ET.parse(tmp_path / "score.svg").getroot().iter(
+        f"{svg}polyline") if p.get("class") == "score"]
+    assert series == ["ab", "mm", "rnd"]
+    page = ET.parse(tmp_path / "report.html").getroot()
+    assert len(list(page.iter(f"{svg}svg"))) == 3
 
 
 def test_sprt_stops_when_decided(tmp_path):
@@ -312,6 +328,7 @@ def test_sprt_stops_when_decided(tmp_path):
     (["--engine", "a=x", "--engine", "b=y", "--openings", "random:0"], "at least 1 ply"),
     (["--engine", "a=x", "--engine", "b=y", "--openings", "/no/such/file"], "cannot read"),
     (["--engine", "a=x", "--engine", "b=y", "--init", "c=name"], "no engine called c"),
+    (["--engine", "a=x", "--engine", "b=y", "--judge-init", "name"], "--judge-init needs"),
 ])
 def test_usage_errors_name_the_problem(tmp_path, args, message):
     proc = run_match(tmp_path, *args)

@@ -13,9 +13,10 @@ from typing import Optional
 import click
 
 from .controller import EngineError, start_engine
+from .judge import DfpnJudge
 from .openings import OpeningError, resolve
 from .referee import GameResult, Rules
-from .report import match_summary, pairs_csv, tournament_summary
+from .report import ReportInfo, write_reports
 from .runner import Match, MatchConfig, MatchError, sprt_state
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]+$")
@@ -99,8 +100,8 @@ class Progress:
             if new > 0 and done < self.total:
                 left = elapsed / new * (self.total - done)
                 eta = f", ~{int(left // 60)}:{int(left % 60):02d} left"
-            last = (f"game {result.game + 1}: {result.winner} beat {result.loser} "
-                    f"({result.reason})")
+            how = result.reason + (f", {result.judged}" if result.judged else "")
+            last = f"game {result.game + 1}: {result.winner} beat {result.loser} ({how})"
             width = len(str(self.total))
             line = (f"[{done:>{width}}/{self.total}] {score} | {last} | "
                     f"{int(elapsed // 60)}:{int(elapsed % 60):02d}{eta}")
@@ -128,6 +129,22 @@ def _preflight(engines: dict[str, str], init: dict[str, list[str]], timeout: flo
         except EngineError as exc:
             raise click.ClickException(f"engine {name} ({command}) does not start: {exc}") \
                 from None
+
+
+def _start_judge(command: Optional[str], init: tuple[str, ...], timeout: float,
+                 startup_timeout: float) -> Optional[DfpnJudge]:
+    """The judge of forfeits, started now (it runs on this machine, also with --cluster),
+    so a wrong command fails before any game."""
+    if command is None:
+        if init:
+            raise click.UsageError("--judge-init needs --judge")
+        return None
+    judge = DfpnJudge(command, init, timeout, "judge", startup_timeout)
+    try:
+        judge.start()
+    except EngineError as exc:
+        raise click.ClickException(f"the judge ({command}) does not start: {exc}") from None
+    return judge
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -164,18 +181,31 @@ def _preflight(engines: dict[str, str], init: dict[str, list[str]], timeout: flo
 @click.option("--sprt", default=None, metavar="'ELO0 ELO1 [ALPHA BETA]'",
               help="Stop when a sequential probability ratio test of the first engine "
                    "against the second decides (two engines only).")
+@click.option("--judge", "judge_command", default=None, metavar="COMMAND",
+              help="An HTP engine with dfpn-solve-state that solves the position of every "
+                   "forfeit (crash, timeout, refusal, illegal move, garbage): was the "
+                   "engine that forfeited lost?  Runs on this machine, after the game.")
+@click.option("--judge-init", multiple=True, metavar="HTP_COMMAND",
+              help="An HTP command sent to the judge when it starts (repeatable), e.g. "
+                   "'param_dfpn timelimit 10' (Benzene) or 'param_hexengine solver_time 10'.")
+@click.option("--judge-timeout", type=click.FloatRange(min=0.1), default=60.0,
+              show_default=True, help="Seconds the judge may take for one position before "
+                                      "it is killed (the verdict is then judge-error).")
 @click.option("--engine-logs", is_flag=True, help="Keep each engine's stderr in OUT/logs.")
 @click.option("--quiet", is_flag=True, help="No progress line.")
 def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
          games: Optional[int], move_time: float, grace: float, openings: str, seed: int,
          jobs: Optional[int], cluster_address: Optional[str], cluster_timeout: float,
-         out_dir: Optional[str], swap: bool, sprt: Optional[str], engine_logs: bool,
+         out_dir: Optional[str], swap: bool, sprt: Optional[str], judge_command: Optional[str],
+         judge_init: tuple[str, ...], judge_timeout: float, engine_logs: bool,
          quiet: bool) -> None:
     """Play HTP Hex engines against each other, fairly, and report the result.
 
     Two engines play a match; three or more play a round robin.  The runner is the referee:
     it checks every move, detects the win itself, and scores a crash, hang, illegal move,
-    refusal or garbage output as a loss for that engine.
+    refusal or garbage output as a loss for that engine.  The output directory gets every
+    game (SGF, results.jsonl), summary.md/.csv and report.html with SVG pictures, rewritten
+    as games finish.
     """
     engines: dict[str, str] = {}
     for spec in engine_specs:
@@ -215,21 +245,34 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
     if out_dir is None:
         out_dir = os.path.join("matches", "-".join(names) + f"-{width}x{height}")
     progress = Progress(names, len(config.schedule()), 0, not quiet)
+    judge = _start_judge(judge_command, judge_init, judge_timeout, rules.startup_timeout)
     client = None
     try:
         if cluster_address:
             from .cluster import ClusterMatch, connect
             client = connect(cluster_address, cluster_timeout)
-            match: Match = ClusterMatch(config, out_dir, client, jobs, progress)
+            match: Match = ClusterMatch(config, out_dir, client, jobs, progress, judge)
             match.check_workers()
         else:
             _preflight(engines, init, rules.startup_timeout)
-            match = Match(config, out_dir, jobs or 1, engine_logs, progress)
-    except MatchError as exc:
+            match = Match(config, out_dir, jobs or 1, engine_logs, progress, judge)
+    except (MatchError, click.ClickException) as exc:
         if client is not None:
             from .cluster import closing
             closing(client)
+        if judge is not None:
+            judge.close()
+        if isinstance(exc, click.ClickException):
+            raise
         raise click.ClickException(str(exc)) from None
+    info = ReportInfo(names, width, height, move_time, openings, swap,
+                      len(config.schedule()), sprt_config)
+
+    def on_result(result: GameResult, results: list[GameResult]) -> None:
+        progress(result, results)
+        write_reports(out_dir, info, results, sprt_state(config, results))
+
+    match.on_result = on_result
     progress.start_done = len(match.store.results)
     if match.store.extended_from is not None:  # said even with --quiet: the match changed
         click.echo(f"extending {out_dir} from {match.store.extended_from} to {games} games "
@@ -240,6 +283,13 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
     failure = None
     signal.signal(signal.SIGTERM, _terminate)  # kill / a CI timeout: stop as on Ctrl-C
     try:
+        unjudged = len(match.unjudged())
+        if unjudged:  # said even with --quiet: results.jsonl is rewritten
+            click.echo(f"judging {unjudged} forfeits of games played before", err=True)
+            match.judge_stored()
+        if match.store.results:  # the report of the games so far, before the next ends
+            write_reports(out_dir, info, match.store.all(),
+                          sprt_state(config, match.store.all()))
         results = match.run()
     except KeyboardInterrupt:
         interrupted = True
@@ -247,38 +297,26 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
     except MatchError as exc:
         failure = str(exc)
         results = match.store.all()
+    finally:
+        if judge is not None:
+            judge.cancel()  # killed: its verdicts are all in
     try:
-        _report(match, config, results, openings, out_dir, interrupted, failure)
+        _report(match, info, config, results, progress, out_dir, interrupted, failure)
     finally:
         if client is not None:
             from .cluster import closing
             closing(client)
 
 
-def _report(match: Match, config: MatchConfig, results: list[GameResult], openings: str,
-            out_dir: str, interrupted: bool, failure: Optional[str]) -> None:
+def _report(match: Match, info: ReportInfo, config: MatchConfig, results: list[GameResult],
+            progress: Progress, out_dir: str, interrupted: bool,
+            failure: Optional[str]) -> None:
     """Write and print the summary; exit 130 after Ctrl-C, 1 when games were lost."""
-    names = list(config.engines)
-    r = config.rules
-    width, height, move_time, swap, sprt_config = r.width, r.height, r.time, r.swap, config.sprt
-    progress = match.on_result
-    if isinstance(progress, Progress):
-        progress.finish()
-    title = (f"{' vs '.join(names)}: {len(results)} of {len(config.schedule())} games, "
-             f"{width}x{height}, {move_time:g} s/move, openings {openings}"
-             + (", swap" if swap else ""))
-    if len(names) == 2:
-        text = match_summary(names, results, title, sprt_state(config, results), sprt_config)
-        if match.stopped_by_sprt:
-            text += "Stopped early: the SPRT decided.\n"
-    else:
-        text = tournament_summary(names, results, title)
-    with open(os.path.join(out_dir, "summary.md"), "w", encoding="utf-8") as f:
-        f.write(text)
-    with open(os.path.join(out_dir, "summary.csv"), "w", encoding="utf-8") as f:
-        f.write(pairs_csv(names, results))
+    progress.finish()
+    text = write_reports(out_dir, info, results, sprt_state(config, results),
+                         match.stopped_by_sprt)
     click.echo(text)
-    click.echo(f"games, results.jsonl and summary in {out_dir}")
+    click.echo(f"games, results.jsonl, summary and report.html in {out_dir}")
     if interrupted:
         click.echo("interrupted: finished games are kept; run the same command to resume",
                    err=True)

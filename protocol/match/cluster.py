@@ -12,6 +12,10 @@ it is kept, results.jsonl and the SGFs, resume, the SPRT stop, Ctrl-C.  Faults:
 - a record that fails the check: played again, at most ``RETRIES`` times;
 - the scheduler lost: the run stops (MatchError) with every finished game kept.
 
+With ``--judge`` the forfeits are judged here, on the runner, after their records are
+checked: in a thread of their own, one at a time, while the main loop goes on handing out
+games (the workers never see the judge).
+
 Dask is imported only here and only when ``--cluster`` is given (``pip install '.[cluster]'``).
 """
 from __future__ import annotations
@@ -19,8 +23,10 @@ from __future__ import annotations
 import logging
 import uuid
 from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Callable, Optional
 
+from .judge import DfpnJudge, needs_judging
 from .referee import GameResult, GameSpec
 from .remote import play, preflight
 from .runner import Match, MatchConfig, MatchError
@@ -62,13 +68,14 @@ class ClusterMatch(Match):
     """A Match whose games are played by the workers of a Dask cluster."""
 
     def __init__(self, config: MatchConfig, out_dir: str, client, jobs: Optional[int] = None,
-                 on_result: Optional[Callable[[GameResult, list[GameResult]], None]] = None
-                 ) -> None:
+                 on_result: Optional[Callable[[GameResult, list[GameResult]], None]] = None,
+                 judge: Optional[DfpnJudge] = None) -> None:
         self.client = client
         if jobs is None:
             jobs = max(1, sum(client.nthreads().values()))
-        super().__init__(config, out_dir, jobs, False, on_result)
+        super().__init__(config, out_dir, jobs, False, on_result, judge)
         self.unplayed: list[str] = []  # games given up on, with the reason
+        self._judging: list[Future] = []  # forfeits being judged, then recorded
 
     def check_workers(self) -> None:
         """Every worker must start every engine; MatchError naming the first that cannot."""
@@ -98,6 +105,7 @@ class ClusterMatch(Match):
                                         pure=False, retries=RETRIES)
             running[future] = spec
 
+        judges = ThreadPoolExecutor(1, "hex-match-judge") if self.judge else None
         try:
             while (todo or running) and not self.stop.is_set():
                 try:
@@ -111,7 +119,7 @@ class ClusterMatch(Match):
                         continue
                     for future in done:
                         spec = running.pop(future)
-                        again = self._collect(future, spec, tries[spec.index])
+                        again = self._collect(future, spec, tries[spec.index], judges)
                         if again and not self.stop.is_set():
                             todo.append(spec)
                 except MatchError:
@@ -123,13 +131,30 @@ class ClusterMatch(Match):
                             exc, _dask().comm.CommClosedError):
                         raise self._lost(f"{type(exc).__name__}") from None
                     raise
+            self._finish_judging(judges, cancel=False)
         except BaseException:
             self._call_off(stop_event, running)
+            self._finish_judging(judges, cancel=True)
             raise
         self._call_off(stop_event, running)
         return self.store.all()
 
-    def _collect(self, future, spec: GameSpec, tries: int) -> bool:
+    def _finish_judging(self, judges: Optional[ThreadPoolExecutor], cancel: bool) -> None:
+        """Wait for the forfeits being judged to be recorded; ``cancel`` stops the judge
+        first (they are then recorded unjudged, for a later run to judge)."""
+        if judges is None:
+            return
+        if cancel and self.judge is not None:
+            self.judge.cancel()
+        while self._judging:
+            finished, _ = wait(self._judging, timeout=POLL * 10)
+            for future in finished:
+                self._judging.remove(future)
+                future.result()  # an error in recording is the run's error
+        judges.shutdown()
+
+    def _collect(self, future, spec: GameSpec, tries: int,
+                 judges: Optional[ThreadPoolExecutor] = None) -> bool:
         """Keep the game a finished task played; True if it must be played again."""
         where = f"game {spec.index + 1}"
         if future.status == "cancelled" or (future.status != "finished"
@@ -158,7 +183,10 @@ class ClusterMatch(Match):
                 self.unplayed.append(f"{where}: rejected record: {exc}")
                 return False
             return True
-        self.record(result)
+        if judges is not None and needs_judging(result):
+            self._judging.append(judges.submit(self.record, result))
+        else:
+            self.record(result)
         return False
 
     @staticmethod

@@ -26,6 +26,8 @@ COLOUR_NAMES = ("black", "white")
 SWAP_WORDS = ("swap", "swap-pieces", "swap-sides")
 # SGF result suffixes: win by connection, resignation, time, forfeit
 RESULT_SUFFIX = {"connection": "", "resignation": "R", "timeout": "T"}
+# the ends that an engine's failure causes (not a connection nor a resignation): forfeits
+FORFEITS = ("illegal", "refused", "timeout", "crash", "garbage")
 
 
 @dataclass(frozen=True)
@@ -67,9 +69,17 @@ class GameResult:
     moves: list[dict] = field(default_factory=list)  # colour, move, by, seconds
     seconds: dict[str, float] = field(default_factory=dict)  # thinking time per engine
     sgf: str = ""
+    # a forfeit's position solved by a judge engine (``judge.py``): proved-lost (for the
+    # engine that forfeited), proved-won, not-proved, judge-error; empty when not judged
+    judged: str = ""
+    judged_detail: str = ""
 
     def to_json(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        for key in ("judged", "judged_detail"):  # games not judged keep their old lines
+            if not data[key]:
+                del data[key]
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> "GameResult":
@@ -85,7 +95,9 @@ class GameResult:
         props = {"PB": self.black, "PW": self.white,
                  "RE": f"{self.winner_colour[0].upper()}+{suffix}",
                  "GC": f"game {self.game + 1}: {self.winner} wins by {self.reason}"
-                       + (f" ({self.detail})" if self.detail else "")}
+                       + (f" ({self.detail})" if self.detail else "")
+                       + (f"; judged: {self.judged}" if self.judged else "")
+                       + (f" ({self.judged_detail})" if self.judged_detail else "")}
         return sgf.dumps(width, height, moves, properties=props)
 
 
@@ -130,20 +142,10 @@ class Referee:
     def _setup(self, engine: EngineProcess, board: Board, swap_allowed: bool) -> None:
         """Bring ``engine`` to the referee's position (used at the start and after a swap)."""
         r = self.rules
-        quirks = self._quirks(engine)
-        if not quirks.get("boardsize_one_arg"):
-            ok, text = engine.send(f"boardsize {r.width} {r.height}", r.command_timeout)
-            if not ok:
-                if r.width != r.height:
-                    raise EngineError("refused", f"boardsize {r.width} {r.height}: {text}")
-                quirks["boardsize_one_arg"] = True
-        if quirks.get("boardsize_one_arg"):
-            engine.ok(f"boardsize {r.width}", r.command_timeout)
-        engine.ok("clear_board", r.command_timeout)
+        new_board(engine, r.width, r.height, self._quirks(engine), r.command_timeout)
         self._optional(engine, f"param_game allow_swap {int(swap_allowed)}")
         self._optional(engine, f"time_settings 0 {r.time:g} 1")
-        for colour, move in _position(board):
-            engine.ok(f"play {COLOUR_WORDS[colour]} {board.move_name(move)}", r.command_timeout)
+        play_position(engine, board, r.command_timeout)
 
     def _time_left(self, engine: EngineProcess, colour: int) -> None:
         """GTP's ``time_left C T 1`` (T seconds for one move); Benzene takes only C T."""
@@ -260,6 +262,27 @@ class Referee:
         if reason is not None:
             raise _Forfeit(colour, "illegal", f"{said}: {reason}")
         return move, low, used
+
+
+def new_board(engine: EngineProcess, width: int, height: int, quirks: dict[str, bool],
+              timeout: float) -> None:
+    """``boardsize W H`` and ``clear_board``; an engine that refuses two arguments on a
+    square board (Benzene's dialect) gets ``boardsize N``, now and ever after (``quirks``)."""
+    if not quirks.get("boardsize_one_arg"):
+        ok, text = engine.send(f"boardsize {width} {height}", timeout)
+        if not ok:
+            if width != height:
+                raise EngineError("refused", f"boardsize {width} {height}: {text}")
+            quirks["boardsize_one_arg"] = True
+    if quirks.get("boardsize_one_arg"):
+        engine.ok(f"boardsize {width}", timeout)
+    engine.ok("clear_board", timeout)
+
+
+def play_position(engine: EngineProcess, board: Board, timeout: float) -> None:
+    """Play ``board``'s stones on the engine's empty board (see ``_position``)."""
+    for colour, move in _position(board):
+        engine.ok(f"play {COLOUR_WORDS[colour]} {board.move_name(move)}", timeout)
 
 
 def _position(board: Board) -> list[tuple[int, int]]:

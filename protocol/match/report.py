@@ -1,15 +1,26 @@
 """Reports of finished games: the two-engine match summary, the per-engine tournament tables
-(opponent, won, lost, win rate, total) and the fitted rating list, as Markdown and CSV."""
+(opponent, won, lost, win rate, total) and the fitted rating list, as Markdown and CSV; with
+judged forfeits, the wins by how they came and the score counting only proved forfeits.
+``write_reports`` writes them, with the pictures and the HTML page (``pictures.py``), into
+the output directory."""
 from __future__ import annotations
 
 import csv
 import io
 import math
+import os
+import time
 from collections import Counter
+from dataclasses import dataclass
 from typing import Optional
 
-from . import stats
-from .referee import GameResult
+from . import pictures, stats
+from .referee import FORFEITS, GameResult
+
+
+def _count(n: int, word: str) -> str:
+    """'1 game', '2 games'."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _pct(won: int, total: int) -> str:
@@ -64,18 +75,68 @@ def match_summary(names: list[str], results: list[GameResult], title: str,
         lines.append(f"SPRT (elo0 {elo0:g}, elo1 {elo1:g}, alpha {alpha:g}, beta {beta:g}): "
                      f"LLR {llr:.2f} in [{lower:.2f}, {upper:.2f}] — {meaning}")
     lines.append(_reasons(results))
+    if any(r.judged for r in results):
+        lines += ["", judged_table(names, results), "", _proved_line(a, b, results)]
     return "\n".join(lines) + "\n"
 
 
 def _reasons(results: list[GameResult]) -> str:
     counts = Counter(r.reason for r in results)
-    failures = Counter((r.loser, r.reason) for r in results
-                       if r.reason not in ("connection", "resignation"))
+    failures = Counter((r.loser, r.reason) for r in results if r.reason in FORFEITS)
     text = "Games ended by: " + ", ".join(f"{k} {v}" for k, v in counts.most_common())
     if failures:
         text += ". Forfeits: " + ", ".join(f"{name} {reason} {n}"
                                            for (name, reason), n in failures.most_common())
     return text + "."
+
+
+def proved(result: GameResult) -> bool:
+    """Whether a game counts in the score of proved results: won on the board, by
+    resignation, or by a forfeit the judge proved lost for the engine that forfeited."""
+    return result.reason not in FORFEITS or result.judged == "proved-lost"
+
+
+# the columns of the judged table: (heading, does a won game belong there)
+_HOW = (("connection", lambda r: r.reason == "connection"),
+        ("resignation", lambda r: r.reason == "resignation"),
+        ("forfeit proved lost", lambda r: r.reason in FORFEITS and r.judged == "proved-lost"),
+        ("forfeit not proved", lambda r: r.reason in FORFEITS and r.judged == "not-proved"),
+        ("forfeit of a won position",
+         lambda r: r.reason in FORFEITS and r.judged == "proved-won"),
+        ("forfeit, judge error", lambda r: r.reason in FORFEITS and r.judged == "judge-error"),
+        ("forfeit not judged", lambda r: r.reason in FORFEITS and not r.judged))
+
+
+def judged_table(names: list[str], results: list[GameResult]) -> str:
+    """Per engine, its wins by how they came: on the board, by resignation, and by the
+    opponent's forfeits as the judge found them (proved lost for the opponent, not proved,
+    proved won for it, the judge failed, not judged)."""
+    lines = ["Wins by how they came (a forfeit: the loser crashed, hung, refused to move, "
+             "moved illegally or wrote garbage; the judge solved the position it left, and "
+             "'proved lost' means lost for the loser):", "",
+             "| engine | won | " + " | ".join(head for head, _ in _HOW) + " |",
+             "|---" * (len(_HOW) + 2) + "|"]
+    for me in names:
+        won = [r for r in results if r.winner == me]
+        lines.append(f"| {me} | {len(won)} | "
+                     + " | ".join(str(sum(1 for r in won if how(r))) for _, how in _HOW)
+                     + " |")
+    return "\n".join(lines)
+
+
+def _proved_line(a: str, b: str, results: list[GameResult]) -> str:
+    """The match counted on proved results only: the score and Elo of ``a``."""
+    kept = [r for r in results if proved(r)]
+    head = (f"Counting only forfeits proved lost ({_count(len(kept), 'game')}, "
+            f"{_count(len(results) - len(kept), 'unproved forfeit')} left out)")
+    if not kept:
+        return head + ": no game to count."
+    wins = sum(1 for r in kept if r.winner == a)
+    losses = len(kept) - wins
+    e, low, high = stats.elo_interval(wins, losses)
+    return (f"{head}: {a} {wins} – {losses} {b}, {a} scores {_pct(wins, len(kept))}; "
+            f"Elo difference ({a} − {b}) {_elo_text(e)} [{_elo_text(low)}, "
+            f"{_elo_text(high)}] (95 %).")
 
 
 def tournament_tables(names: list[str], results: list[GameResult]) -> str:
@@ -125,9 +186,16 @@ def rating_list(names: list[str], results: list[GameResult]) -> str:
 
 
 def tournament_summary(names: list[str], results: list[GameResult], title: str) -> str:
-    return (f"## {title}\n\nRating list (Bradley–Terry fit of all games, mean 0):\n\n"
+    text = (f"## {title}\n\nRating list (Bradley–Terry fit of all games, mean 0):\n\n"
             f"{rating_list(names, results)}\n{tournament_tables(names, results)}\n"
             f"{_reasons(results)}\n")
+    if any(r.judged for r in results):
+        kept = [r for r in results if proved(r)]
+        text += (f"\n{judged_table(names, results)}\n\nRating list counting only forfeits "
+                 f"proved lost ({_count(len(kept), 'game')}, "
+                 f"{_count(len(results) - len(kept), 'unproved forfeit')} left out):\n\n"
+                 f"{rating_list(names, kept)}")
+    return text
 
 
 def pairs_csv(names: list[str], results: list[GameResult]) -> str:
@@ -145,3 +213,98 @@ def pairs_csv(names: list[str], results: list[GameResult]) -> str:
                 writer.writerow([me, other, won, lost, won + lost,
                                  f"{won / (won + lost):.4f}"])
     return buf.getvalue()
+
+
+@dataclass
+class ReportInfo:
+    """What a report says about the match besides its games."""
+    names: list[str]
+    width: int
+    height: int
+    move_time: float
+    openings: str  # what --openings said
+    swap: bool
+    scheduled: int  # games in the whole schedule
+    sprt: Optional[tuple[float, float, float, float]] = None
+
+    def title(self, played: int) -> str:
+        return (f"{' vs '.join(self.names)}: {played} of {self.scheduled} games, "
+                f"{self.width}x{self.height}, {self.move_time:g} s/move, openings "
+                f"{self.openings}" + (", swap" if self.swap else ""))
+
+
+def summary_text(info: ReportInfo, results: list[GameResult],
+                 sprt_state: Optional[tuple] = None, stopped_by_sprt: bool = False) -> str:
+    """summary.md: the match summary of two engines, the tournament summary of more."""
+    title = info.title(len(results))
+    if len(info.names) != 2:
+        return tournament_summary(info.names, results, title)
+    text = match_summary(info.names, results, title, sprt_state, info.sprt)
+    if stopped_by_sprt:
+        text += "Stopped early: the SPRT decided.\n"
+    return text
+
+
+def figures(info: ReportInfo, results: list[GameResult]) -> list[tuple[str, str, str]]:
+    """The report's pictures: (file name, SVG, caption)."""
+    first = info.names[0]
+    out = [("openings.svg",
+            pictures.openings_svg(info.width, info.height, first, results,
+                                  f"{first}: results by opening"),
+            f"The score of {first} in the games that began on each cell: blue won, red "
+            f"lost, white even; the numbers are its wins/games there.")]
+    if len(info.names) == 2:
+        a, b = info.names
+        series = [pictures.Series(f"{a}, all games", pictures.PALETTE[0],
+                                  pictures.running_score(a, results))]
+        if any(r.judged for r in results):
+            series.append(pictures.Series(f"{a}, proved only", pictures.PALETTE[1],
+                                          pictures.running_score(a, results, proved), True))
+        caption = (f"The score of {a} against {b} after each game, with its 95 % interval "
+                   f"(the band); the right axis reads it as an Elo difference."
+                   + (" Dashed: counting only forfeits proved lost." if len(series) > 1
+                      else ""))
+        title = f"{a} against {b}: score as the games came in"
+    else:
+        series = [pictures.Series(name, pictures.PALETTE[k % len(pictures.PALETTE)],
+                                  pictures.running_score(name, results))
+                  for k, name in enumerate(info.names)]
+        caption = ("Each engine's score in its own games after each game of the tournament, "
+                   "with 95 % intervals.")
+        title = "Scores as the games came in"
+    out.append(("score.svg", pictures.score_svg(series, len(results), title), caption))
+    if len(info.names) > 2:
+        ratings = stats.fit_ratings(info.names, [(r.winner, r.loser) for r in results])
+        out.append(("ratings.svg", pictures.ratings_svg(ratings, "Ratings"),
+                    "Each engine's Elo from a Bradley–Terry fit of every game (mean 0), "
+                    "with its 95 % interval."))
+    return out
+
+
+def _write(path: str, text: str) -> None:
+    """Replace a file at once (a reader never sees half of it)."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def write_reports(out_dir: str, info: ReportInfo, results: list[GameResult],
+                  sprt_state: Optional[tuple] = None, stopped_by_sprt: bool = False) -> str:
+    """Write summary.md, summary.csv, the SVG pictures and report.html; returns the
+    summary's text."""
+    text = summary_text(info, results, sprt_state, stopped_by_sprt)
+    _write(os.path.join(out_dir, "summary.md"), text)
+    _write(os.path.join(out_dir, "summary.csv"), pairs_csv(info.names, results))
+    drawn = figures(info, results) if results else []
+    for name, svg, _ in drawn:
+        _write(os.path.join(out_dir, name), svg)
+    running = len(results) < info.scheduled and not stopped_by_sprt
+    note = (f"Written {time.strftime('%Y-%m-%d %H:%M:%S')} after {len(results)} of "
+            f"{info.scheduled} games" + ("; the page reloads every 30 s while games remain."
+                                         if running else ".")
+            + " The games: results.jsonl and game-NNNNN.sgf.")
+    _write(os.path.join(out_dir, "report.html"),
+           pictures.html_page(f"hex-match: {' vs '.join(info.names)}", text, drawn, note,
+                              30 if running else None))
+    return text

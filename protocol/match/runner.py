@@ -3,7 +3,9 @@
 Every game is written the moment it ends: its SGF first, then its line in
 ``results.jsonl`` (flushed and synced), so an interrupted run loses only the games in play.
 Running again with the same output directory plays only the games that are missing; the
-directory's ``match.json`` must describe the same match.
+directory's ``match.json`` must describe the same match.  With a judge (``judge.py``) each
+forfeit is judged before its line is written, and the forfeits of earlier runs that were
+not judged are judged first (``judge_stored``; results.jsonl is then rewritten).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from typing import Callable, Iterator, NoReturn, Optional
 
 from . import stats
 from .controller import EngineProcess, start_engine
+from .judge import DfpnJudge, judge_result, needs_judging
 from .openings import OpeningError, extend
 from .referee import GameResult, GameSpec, Referee, Rules
 
@@ -223,6 +226,23 @@ class ResultStore:
         with self._lock:
             return [self.results[k] for k in sorted(self.results)]
 
+    def rewrite(self, changed: list[GameResult]) -> None:
+        """Write results.jsonl anew (at once: a new file replaces it) after the results in
+        ``changed``, already in ``results``, were changed, and their SGFs."""
+        r = self.config.rules
+        for result in changed:
+            with open(os.path.join(self.out_dir, result.sgf), "w", encoding="utf-8") as f:
+                f.write(result.sgf_text(r.width, r.height))
+        tmp = self.path + ".tmp"
+        with self._lock, _signals_held():
+            with open(tmp, "w", encoding="utf-8") as f:
+                for game in sorted(self.results):
+                    f.write(json.dumps(self.results[game].to_json(), separators=(",", ":"))
+                            + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+
 
 @contextmanager
 def _signals_held() -> Iterator[None]:
@@ -250,13 +270,15 @@ def sprt_state(config: MatchConfig, results: list[GameResult]) -> Optional[tuple
 
 
 class Match:
-    """Plays the missing games of a config with ``jobs`` workers in parallel."""
+    """Plays the missing games of a config with ``jobs`` workers in parallel; ``judge``
+    judges every forfeit before it is recorded."""
 
     def __init__(self, config: MatchConfig, out_dir: str, jobs: int = 1,
                  engine_logs: bool = False,
-                 on_result: Optional[Callable[[GameResult, list[GameResult]], None]] = None
-                 ) -> None:
+                 on_result: Optional[Callable[[GameResult, list[GameResult]], None]] = None,
+                 judge: Optional[DfpnJudge] = None) -> None:
         self.config = config
+        self.judge = judge
         self.store = ResultStore(out_dir, config)
         self.jobs = max(1, jobs)
         self.log_dir = os.path.join(out_dir, "logs") if engine_logs else None
@@ -299,6 +321,8 @@ class Match:
                     thread.join(0.2)
         except KeyboardInterrupt:
             self.stop.set()
+            if self.judge is not None:
+                self.judge.cancel()  # a game being judged is kept, not judged
             for pool in self._pools:
                 pool.kill_all()
             for thread in workers:
@@ -324,9 +348,35 @@ class Match:
         finally:
             pool.close_all()
 
+    def unjudged(self) -> list[GameResult]:
+        """The stored forfeits a judge has not judged (none without a judge)."""
+        if self.judge is None:
+            return []
+        return [r for r in self.store.all() if needs_judging(r)]
+
+    def judge_stored(self) -> int:
+        """Judge the forfeits of earlier runs that were not judged (played without
+        ``--judge``, or cut short while judging); results.jsonl and their SGFs are
+        rewritten, also when Ctrl-C stops it.  Returns how many were judged."""
+        changed: list[GameResult] = []
+        r = self.config.rules
+        try:
+            for result in self.unjudged():
+                if self.stop.is_set() or not judge_result(self.judge, result, r.width,
+                                                          r.height):
+                    break
+                changed.append(result)
+        finally:
+            if changed:
+                self.store.rewrite(changed)
+        return len(changed)
+
     def record(self, result: GameResult) -> bool:
-        """Keep a finished game and report it; True when the SPRT has now decided (the
-        match is then stopped)."""
+        """Keep a finished game and report it, a forfeit judged first; True when the SPRT
+        has now decided (the match is then stopped)."""
+        if self.judge is not None and needs_judging(result):
+            r = self.config.rules
+            judge_result(self.judge, result, r.width, r.height)  # outside both clocks
         with self._record_lock:
             if not self.store.add(result):
                 return False

@@ -26,19 +26,28 @@ def expected_score(elo_diff: float) -> float:
     return 1.0 / (1.0 + 10 ** (-elo_diff / 400.0))
 
 
+def score_interval(wins: int, losses: int) -> tuple[float, float, float]:
+    """(score, low, high): the share of games won and its 95 % Wilson score interval
+    ((0.5, 0, 1) before any game)."""
+    n = wins + losses
+    if n == 0:
+        return 0.5, 0.0, 1.0
+    p = wins / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
 def elo_interval(wins: int, losses: int) -> tuple[float, float, float]:
     """(Elo, low, high): the difference and its 95 % interval.
 
     The interval is the Wilson score interval of p mapped to Elo, so it stays finite on one
     side even when one engine won every game (where the point estimate is infinite)."""
-    n = wins + losses
-    if n == 0:
+    if wins + losses == 0:
         return 0.0, -math.inf, math.inf
-    p = wins / n
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return elo(p), elo(max(0.0, centre - half)), elo(min(1.0, centre + half))
+    p, low, high = score_interval(wins, losses)
+    return elo(p), elo(low), elo(high)
 
 
 def los(wins: int, losses: int) -> float:

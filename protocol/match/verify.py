@@ -13,10 +13,10 @@ from numbers import Real
 
 from hexengine.board import SWAP_SIDES, Board, IllegalMove
 
-from .referee import COLOUR_NAMES, GameResult, GameSpec, Rules
+from .referee import COLOUR_NAMES, FORFEITS, GameResult, GameSpec, Rules
 
 # every way a game can end, and those that only the engine to move can cause
-REASONS = {"connection", "resignation", "illegal", "refused", "timeout", "crash", "garbage"}
+REASONS = {"connection", "resignation", *FORFEITS}
 BY_ENGINE_TO_MOVE = {"resignation", "illegal"}
 SLACK = 0.01  # recorded seconds are rounded to milliseconds
 

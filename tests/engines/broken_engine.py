@@ -7,7 +7,8 @@ illegal (answer an occupied cell), offboard (a cell off the board), garbage (pri
 non-HTP text), refuse (answer '? ...'), resign.  Every command it reads goes to stderr.
 ``--delay`` makes every genmove take that long; ``--trace FILE`` appends one line per genmove
 (the parent's process id, the stones on the board and the time), so a test can see where,
-when and how far a game is being played.
+when and how far a game is being played.  ``--solve`` makes it a broken judge of forfeits:
+``dfpn-solve-state`` hangs, crashes, or is refused (and ``known_command`` says it is unknown).
 """
 import argparse
 import os
@@ -29,6 +30,8 @@ def main() -> None:
                         help="speak Benzene's dialect: 'boardsize N' and 'time_left C T' only")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds per genmove")
     parser.add_argument("--trace", default=None, help="append 'PPID STONES TIME' per genmove")
+    parser.add_argument("--solve", choices=("hang", "crash", "refuse"), default=None,
+                        help="how dfpn-solve-state fails")
     args = parser.parse_args()
     width = height = 11
     occupied: set[str] = set()
@@ -96,6 +99,14 @@ def main() -> None:
             reply(move)
         elif cmd in ("name",):
             reply("broken")
+        elif args.solve and cmd == "known_command" and rest == ["dfpn-solve-state"]:
+            reply("false" if args.solve == "refuse" else "true")
+        elif args.solve and cmd == "dfpn-solve-state":
+            if args.solve == "crash":
+                sys.exit(3)
+            if args.solve == "hang":
+                time.sleep(3600)
+            reply("unknown command", ok=False)
         else:
             reply()  # accepts everything else (time, params) silently
 
