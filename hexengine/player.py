@@ -56,8 +56,11 @@ class Player:
         return self._solver
 
     def reset(self) -> None:
-        """Forget learned state (TT) and reseed: a new game."""
+        """Forget learned state (the search's tables, the solver's knowledge of interior
+        positions; its proofs stay) and reseed: a new game."""
         self._searcher = None
+        if self._solver is not None:
+            self._solver.new_game()
         self.rng = random.Random(self.settings.seed)
 
     def searcher(self) -> Searcher:

@@ -81,6 +81,11 @@ class Solver:
         self.expansions.clear()
         self.history = [0] * 4096  # by cell index (52×52 needs 2,756)
 
+    def new_game(self) -> None:
+        """Forget the knowledge of interior positions (a few KB a game, seldom met again in
+        another game) but keep the proofs."""
+        self.expansions.clear()
+
     def solve(self, geo: Geometry, stones: list[int], colour: int,
               seconds: Optional[float] = None, stop: Optional[threading.Event] = None,
               progress: Optional[Callable[[dict], None]] = None,
