@@ -9,7 +9,7 @@ watches the process's memory (resident set size from /proc).
 Each game starts from a random opening of ``--opening-plies`` stones (from ``--seed``), so
 the games differ and the engine's session-long tables (the solver's proofs) keep growing
 until their caps.  The RSS is printed every ``--every`` games and at the start, middle and
-end; ``--json FILE`` writes the figures.  Exit status 1 on an illegal move, a refused
+end; ``--json FILE`` writes the figures (``"game N"``: the RSS after game N).  Exit status 1 on an illegal move, a refused
 genmove, a wrong ``final_score`` or a crash.
 """
 from __future__ import annotations
@@ -127,8 +127,10 @@ def main(command: Optional[str], games: int, size: int, move_time: float, grace:
                 figures["rss_mb"]["middle"] = round(rss_mb(engine.proc.pid), 1)
             if game % every == 0 or game == games:
                 minutes = (time.monotonic() - started) / 60
-                click.echo(f"game {game}: RSS {rss_mb(engine.proc.pid):.1f} MiB, "
-                           f"{total_moves} moves, {minutes:.1f} min")
+                rss = rss_mb(engine.proc.pid)
+                figures["rss_mb"][f"game {game}"] = round(rss, 1)
+                click.echo(f"game {game}: RSS {rss:.1f} MiB, {total_moves} moves, "
+                           f"{minutes:.1f} min")
         figures["rss_mb"]["end"] = round(rss_mb(engine.proc.pid), 1)
     except (EngineError, Failure) as exc:
         click.echo(f"FAILED after {total_moves} moves: {exc}", err=True)

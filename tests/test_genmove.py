@@ -68,8 +68,8 @@ def test_game_time_parameter_gives_a_clock(make_engine):
 
 def test_genmove_logs_search_to_stderr_log(make_engine, tmp_path):
     log = tmp_path / "engine.log"
-    engine = make_engine("--time", "0.3", "--log", str(log))
-    engine.ok("boardsize 7")
+    engine = make_engine("--time", "1.5", "--log", str(log))  # time for a full iteration,
+    engine.ok("boardsize 7")  # even beside other jobs while the kernels load
     engine.ok("play b d4")  # (an empty board gets the centre without a search)
     engine.ok("genmove w")
     engine.ok("hexengine-info")
