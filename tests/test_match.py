@@ -193,48 +193,58 @@ def test_a_finished_match_extends_with_more_games(tmp_path, openings):
     assert first.returncode == 0, first.stderr
     before = (tmp_path / "results.jsonl").read_text().splitlines()
     assert len(before) == 3
-    longer = run_match(tmp_path, *args, "--games", "8")
+    longer = run_match(tmp_path, *args, "--games", "6")
     assert longer.returncode == 0, longer.stderr
-    assert "extending" in longer.stderr and "from 3 to 8 games" in longer.stderr
+    assert "extending" in longer.stderr and "from 3 to 6 games" in longer.stderr
     lines = (tmp_path / "results.jsonl").read_text().splitlines()
     assert lines[:3] == before  # the games played stay as they were
     games = sorted(results(tmp_path), key=lambda r: r.game)
-    assert [r.game for r in games] == list(range(8))
+    assert [r.game for r in games] == list(range(6))
     # opening k is games 2k and 2k+1 with the colours exchanged, across the old end too
-    for k in range(4):
+    for k in range(3):
         a, b = games[2 * k], games[2 * k + 1]
         assert a.opening == b.opening and a.opening_index == b.opening_index == k
         assert (a.black, a.white) == (b.white, b.black)
-    assert len({tuple(r.opening) for r in games}) == 4  # four different openings
+    assert len({tuple(r.opening) for r in games}) == 3  # three different openings
     stored = json.loads((tmp_path / "match.json").read_text())
-    assert stored["games"] == 8 and stored["openings"][:2] == [g.opening for g in games[:4:2]]
-    assert "8 of 8 games" in (tmp_path / "summary.md").read_text()
-    again = run_match(tmp_path, *args, "--games", "8")  # nothing left to play
-    assert again.returncode == 0 and len(results(tmp_path)) == 8
+    assert stored["games"] == 6 and stored["openings"][:2] == [g.opening for g in games[:4:2]]
+    assert "6 of 6 games" in (tmp_path / "summary.md").read_text()
+    again = run_match(tmp_path, *args, "--games", "6")  # nothing left to play
+    assert again.returncode == 0 and len(results(tmp_path)) == 6
+
+
+def _extension_args(extra: list[str]) -> list[str]:
+    values = {"--size": "4", "--openings": "random:2", "--games": "2", "--time": "0.3",
+              "--seed": "1"}
+    values.update(dict(zip(extra[::2], extra[1::2])))
+    out = ["--engine", f"ab={ours('--time', '0.05')}",
+           "--engine", f"rnd={ours('--algorithm', 'random')}"]
+    for key, value in values.items():
+        out += [key, value]
+    return out
+
+
+@pytest.fixture(scope="module")
+def finished_match(tmp_path_factory):
+    """One finished 2-game match, copied by each test that tries to change it."""
+    out = tmp_path_factory.mktemp("finished")
+    first = run_match(out, *_extension_args([]))
+    assert first.returncode == 0, first.stderr
+    return out
 
 
 @pytest.mark.parametrize("change,field", [
     (["--games", "1"], "games"), (["--games", "4", "--time", "0.2"], "time"),
     (["--games", "4", "--seed", "9"], "openings"),
     (["--games", "4", "--size", "5"], "height, width")])
-def test_extending_refuses_any_other_change(tmp_path, change, field):
-    base = {"--engine": None, "--size": "4", "--openings": "random:2", "--games": "2",
-            "--time": "0.3", "--seed": "1"}
-    def args(extra):
-        values = dict(base)
-        values.update(dict(zip(extra[::2], extra[1::2])))
-        out = ["--engine", f"ab={ours('--time', '0.05')}",
-               "--engine", f"rnd={ours('--algorithm', 'random')}"]
-        for key, value in values.items():
-            if value is not None:
-                out += [key, value]
-        return out
-    first = run_match(tmp_path, *args([]))
-    assert first.returncode == 0, first.stderr
-    proc = run_match(tmp_path, *args(change))
+def test_extending_refuses_any_other_change(tmp_path, finished_match, change, field):
+    out = tmp_path / "match"
+    shutil.copytree(finished_match, out)
+    before = (out / "results.jsonl").read_text()
+    proc = run_match(out, *_extension_args(change))
     assert proc.returncode == 1
     assert "different match" in proc.stderr and f"differs in: {field}" in proc.stderr
-    assert len(results(tmp_path)) == 2
+    assert (out / "results.jsonl").read_text() == before and len(results(out)) == 2
 
 
 def test_swap_is_passed_on_by_resending_the_position(tmp_path):

@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
 import click
@@ -122,13 +123,18 @@ def _terminate(signum, frame) -> None:
 
 
 def _preflight(engines: dict[str, str], init: dict[str, list[str]], timeout: float) -> None:
-    """Start each engine once, so a wrong command fails now rather than in every game."""
-    for name, command in engines.items():
+    """Start each engine once, all at the same time, so a wrong command fails now rather
+    than in every game."""
+    def check(name: str) -> Optional[str]:
         try:
-            start_engine(command, name, init.get(name, []), timeout).close()
+            start_engine(engines[name], name, init.get(name, []), timeout).close()
         except EngineError as exc:
-            raise click.ClickException(f"engine {name} ({command}) does not start: {exc}") \
-                from None
+            return f"engine {name} ({engines[name]}) does not start: {exc}"
+        return None
+    with ThreadPoolExecutor(max_workers=len(engines) or 1) as pool:
+        failures = [f for f in pool.map(check, engines) if f is not None]
+    if failures:
+        raise click.ClickException(failures[0])
 
 
 def _start_judge(command: Optional[str], init: tuple[str, ...], timeout: float,
