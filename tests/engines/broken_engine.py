@@ -8,7 +8,8 @@ non-HTP text), refuse (answer '? ...'), resign.  Every command it reads goes to 
 ``--delay`` makes every genmove take that long; ``--trace FILE`` appends one line per genmove
 (the parent's process id, the stones on the board and the time), so a test can see where,
 when and how far a game is being played.  ``--solve`` makes it a broken judge of forfeits:
-``dfpn-solve-state`` hangs, crashes, or is refused (and ``known_command`` says it is unknown).
+``dfpn-solve-state`` hangs, crashes, or is refused (and ``known_command`` says it is unknown);
+``--solve black`` / ``--solve white`` makes it a wrong solver that always answers that colour.
 """
 import argparse
 import os
@@ -30,8 +31,9 @@ def main() -> None:
                         help="speak Benzene's dialect: 'boardsize N' and 'time_left C T' only")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds per genmove")
     parser.add_argument("--trace", default=None, help="append 'PPID STONES TIME' per genmove")
-    parser.add_argument("--solve", choices=("hang", "crash", "refuse"), default=None,
-                        help="how dfpn-solve-state fails")
+    parser.add_argument("--solve", choices=("hang", "crash", "refuse", "black", "white"),
+                        default=None, help="how dfpn-solve-state fails (or what it always "
+                        "answers)")
     args = parser.parse_args()
     width = height = 11
     occupied: set[str] = set()
@@ -106,6 +108,9 @@ def main() -> None:
                 sys.exit(3)
             if args.solve == "hang":
                 time.sleep(3600)
+            if args.solve in ("black", "white"):
+                reply(args.solve)
+                continue
             reply("unknown command", ok=False)
         else:
             reply()  # accepts everything else (time, params) silently
