@@ -4,12 +4,16 @@
 Each opening is a black stone with white to move; the line says who wins, the winning
 reply when white wins, the nodes and the seconds.  By default one solver (one table) serves
 all openings in turn, as in a game; ``--fresh`` gives each opening an empty table.
+``--profile N`` runs the solves under cProfile and prints the N functions with the most
+cumulative time, and the average number of moves searched per expanded node.
 
     python scripts/solve.py --size 6
 """
 from __future__ import annotations
 
+import cProfile
 import os
+import pstats
 import sys
 import time
 
@@ -41,9 +45,14 @@ from hexengine.solver import KNOWLEDGE, Solver, VCKnowledge, knowledge_by_name  
               help="With vc knowledge: fill the opponent's combinatorial decompositions.")
 @click.option("--dominated/--no-dominated", default=False, show_default=True,
               help="With vc knowledge: prune dominated cells as well as vulnerable ones.")
+@click.option("--profile", type=int, default=0, metavar="N",
+              help="Profile the solves: the N functions with the most cumulative time, and "
+                   "the moves searched per expanded node.")
 def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
-         tt_size: int, compiled: bool, decompose: bool, dominated: bool) -> None:
+         tt_size: int, compiled: bool, decompose: bool, dominated: bool, profile: int) -> None:
     kernels.start(wait=True)
+    profiler = cProfile.Profile() if profile else None
+    expanded = [0, 0]  # expansions that listed moves, moves listed
     if not compiled:
         hsearch.python_only().__enter__()
     geo = geometry(size, size)
@@ -60,9 +69,15 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
             if isinstance(known, VCKnowledge):
                 known.decompose, known.dominated = decompose, dominated
             solver = Solver(known, tt_size=tt_size)
+            if profiler is not None:
+                _count_moves(known, expanded)
         stones = [1 << cell, 0]
         started = time.monotonic()
+        if profiler is not None:
+            profiler.enable()
         result = solver.solve(geo, stones, WHITE, seconds=limit)
+        if profiler is not None:
+            profiler.disable()
         took = time.monotonic() - started
         total += took
         nodes_total += result.nodes
@@ -84,6 +99,23 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
     print(f"black wins with {len(black_wins)}: {' '.join(black_wins)}")
     if unsolved:
         print(f"unsolved ({len(unsolved)}): {' '.join(unsolved)}")
+    if profiler is not None:
+        print(f"moves searched per expanded node: {expanded[1] / max(expanded[0], 1):.2f} "
+              f"({expanded[0]} expansions)")
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(profile)
+
+
+def _count_moves(known, expanded: list[int]) -> None:
+    """Count, in ``expanded``, the expansions that list moves and the moves they list."""
+    expand = known.expand
+
+    def counted(geo, stones, colour):
+        result = expand(geo, stones, colour)
+        if not result[0]:
+            expanded[0] += 1
+            expanded[1] += len(result[3])
+        return result
+    known.expand = counted
 
 
 if __name__ == "__main__":
