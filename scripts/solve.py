@@ -100,7 +100,7 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
     if unsolved:
         print(f"unsolved ({len(unsolved)}): {' '.join(unsolved)}")
     if profiler is not None:
-        print(f"moves searched per expanded node: {expanded[1] / max(expanded[0], 1):.2f} "
+        print(f"moves listed per expansion: {expanded[1] / max(expanded[0], 1):.2f} "
               f"({expanded[0]} expansions)")
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(profile)
 

@@ -46,7 +46,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine.board import BLACK, WHITE  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
-from protocol.match.cli import _name_value  # noqa: E402
+from protocol.match.cli import engines_of  # noqa: E402
 from protocol.match.controller import EngineError, EngineProcess, start_engine  # noqa: E402
 from protocol.match.referee import COLOUR_NAMES, COLOUR_WORDS, new_board  # noqa: E402
 
@@ -369,20 +369,11 @@ def main(files: tuple[str, ...], engine_specs: tuple[str, ...], init_specs: tupl
          cap: float, grace: Optional[float], first: int, clear_tt: bool, rows: bool,
          json_path: Optional[str], logs: Optional[str]) -> None:
     """Race two engines' dfpn-solve-state over position files (see the module's doc)."""
-    engines: dict[str, str] = {}
-    for spec in engine_specs:
-        name, command = _name_value("--engine", spec)
-        if name in engines:
-            raise click.BadParameter(f"engine name {name} given twice", param_hint="--engine")
-        engines[name] = command
+    engines, given = engines_of(engine_specs, init_specs)
     if len(engines) != 2:
         raise click.UsageError("give exactly two engines (--engine NAME=COMMAND)")
-    init: dict[str, list[str]] = {name: [] for name in engines}
-    for spec in init_specs:
-        name, command = _name_value("--init", spec)
-        if name not in engines:
-            raise click.BadParameter(f"no engine called {name}", param_hint="--init")
-        init[name].append(command.replace("{cap}", f"{cap:g}"))
+    init = {name: [c.replace("{cap}", f"{cap:g}") for c in given.get(name, [])]
+            for name in engines}
     for path in files:
         read_positions(path)  # every file's errors before any timing
     grace = 10 + cap / 2 if grace is None else grace

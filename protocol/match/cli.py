@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Optional
+from typing import Optional, Sequence
 
 import click
 
@@ -122,6 +122,25 @@ def _terminate(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+def engines_of(engine_specs: Sequence[str], init_specs: Sequence[str]
+               ) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """``--engine NAME=COMMAND`` and ``--init NAME=HTP_COMMAND`` options: the engines by
+    name, and each named engine's init commands in order (click errors name the option)."""
+    engines: dict[str, str] = {}
+    for spec in engine_specs:
+        name, command = _name_value("--engine", spec)
+        if name in engines:
+            raise click.BadParameter(f"engine name {name} given twice", param_hint="--engine")
+        engines[name] = command
+    init: dict[str, list[str]] = {}
+    for spec in init_specs:
+        name, command = _name_value("--init", spec)
+        if name not in engines:
+            raise click.BadParameter(f"no engine called {name}", param_hint="--init")
+        init.setdefault(name, []).append(command)
+    return engines, init
+
+
 def _preflight(engines: dict[str, str], init: dict[str, list[str]], timeout: float) -> None:
     """Start each engine once, all at the same time, so a wrong command fails now rather
     than in every game."""
@@ -213,23 +232,12 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
     game (SGF, results.jsonl), summary.md/.csv and report.html with SVG pictures, rewritten
     as games finish.
     """
-    engines: dict[str, str] = {}
-    for spec in engine_specs:
-        name, command = _name_value("--engine", spec)
-        if name in engines:
-            raise click.BadParameter(f"engine name {name} given twice", param_hint="--engine")
-        engines[name] = command
+    engines, init = engines_of(engine_specs, init_specs)
     if len(engines) < 2:
         raise click.UsageError("give at least two engines (--engine NAME=COMMAND)")
     if cluster_address and engine_logs:
         raise click.UsageError("--engine-logs is for local matches: on a cluster the "
                                "engines' stderr stays on the workers")
-    init: dict[str, list[str]] = {}
-    for spec in init_specs:
-        name, command = _name_value("--init", spec)
-        if name not in engines:
-            raise click.BadParameter(f"no engine called {name}", param_hint="--init")
-        init.setdefault(name, []).append(command)
     width, height = parse_size(size)
     sprt_config = parse_sprt(sprt)
     if sprt_config is not None and len(engines) != 2:
