@@ -34,10 +34,11 @@ def won_positions(size: int, count: int, seed: int, stones: tuple[int, int]):
             yield board, set(winning), solver
 
 
-@pytest.mark.parametrize("size,seed,stones", [(4, 1, (4, 9)), (5, 2, (11, 14))])
-def test_root_analysis_keeps_a_winning_move_and_its_verdicts_are_true(size, seed, stones):
+@pytest.mark.parametrize("size,seed,stones,count", [(4, 1, (4, 9), 40), (5, 2, (11, 14), 25)])
+def test_root_analysis_keeps_a_winning_move_and_its_verdicts_are_true(size, seed, stones,
+                                                                     count):
     verdicts = 0
-    for board, winning, solver in won_positions(size, 40, seed, stones):
+    for board, winning, solver in won_positions(size, count, seed, stones):
         info = analyse_root(board.geo, board.stones, board.to_move)
         assert info.verdict != LOST
         if not info.decided:
