@@ -101,11 +101,12 @@ def test_entry_point_is_registered():
 # --- real engines ---
 
 def test_shipped_files_pass_from_any_directory(tmp_path):
-    files = [os.path.join(ROOT, "regress", name) for name in ("basics.tst", "tactics.tst")]
+    files = [os.path.join(ROOT, "regress", name)
+             for name in ("basics.tst", "tactics.tst", "any-engine.tst")]
     proc = regress("--set", OURS, *files, cwd=tmp_path)   # loadsgf paths: the .tst's folder
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert " 0 FAIL" in proc.stdout and "FAIL " not in proc.stdout
-    assert "total: 2 files" in proc.stdout and "Traceback" not in proc.stderr
+    assert "total: 3 files" in proc.stdout and "Traceback" not in proc.stderr
 
 
 def test_wrong_expectation_fails_and_junit_counts(tmp_path):
