@@ -244,12 +244,22 @@ def _compile_elsewhere(kernel: _Kernel) -> None:
 
 def compile_here(last: str, modules: list[str]) -> None:
     """In a compiling child: import ``modules`` (which register the kernels and their
-    warm-ups as in the parent), then compile and cache the kernels up to ``last``."""
+    warm-ups as in the parent), then compile and cache the kernels up to ``last``.  One
+    child compiles at a time (a lock file per installation): engines started together on a
+    cold cache (a test run, a match) wait for the first, then load what it cached."""
     global _compile_here, _started, _loading
+    import fcntl
+    import hashlib
     import importlib
-    _compile_here = True
-    for name in modules:
-        importlib.import_module(name)
-    with _lock:
-        _started = _loading = True
-    _load(last)
+    import tempfile
+    where = hashlib.sha1((os.path.dirname(os.path.abspath(__file__)) + "\n" +
+                          os.environ.get("NUMBA_CACHE_DIR", "")).encode()).hexdigest()[:12]
+    path = os.path.join(tempfile.gettempdir(), f"hexengine-kernels-{where}.lock")
+    with open(path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the child exits
+        _compile_here = True
+        for name in modules:
+            importlib.import_module(name)
+        with _lock:
+            _started = _loading = True
+        _load(last)
