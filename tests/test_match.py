@@ -114,7 +114,10 @@ def _start_background(out, games: int) -> subprocess.Popen:
                               "--engine", f"b={ours('--time', '0.05', '--width', '3')}",
                               "--size", "5", "--openings", "all", "--games", str(games),
                               "--time", "0.1"]
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # SIGINT as in a terminal, even when the tests run as a background job (which starts
+    # with SIGINT ignored, and Python keeps it ignored)
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def _wait_for_lines(path, count: int, proc: subprocess.Popen, limit: float = 60) -> None:
@@ -162,7 +165,7 @@ def test_ctrl_c_loses_no_finished_game(tmp_path, stop):
     proc = _start_background(tmp_path, 400)
     _wait_for_lines(tmp_path / "results.jsonl", 2, proc)
     proc.send_signal(stop)
-    _, err = proc.communicate(timeout=60)  # (once over 20 s, on a machine with 4 busy jobs)
+    _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     games = results(tmp_path)
     assert 2 <= len(games) < 400
