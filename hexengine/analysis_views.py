@@ -147,12 +147,13 @@ def two_distance_map(geo: Geometry, stones: list, colour: int) -> CellMap:
 
 
 def move_value_map(geo: Geometry, stones: list, colour: int, evaluation: str,
-                   deadline: Optional[float] = None,
+                   seconds: Optional[float] = None,
                    stop: Optional[threading.Event] = None) -> tuple[CellMap, float]:
     """The static value (``evaluation``, from ``colour``'s side) of the position after
-    ``colour`` plays each empty cell, and the value of the position as it is.  At the
-    ``deadline`` (``time.monotonic()``) or once ``stop`` is set the cells not yet evaluated
-    are left out: an interactive view answers in time with what it has."""
+    ``colour`` plays each empty cell, and the value of the position as it is.  After
+    ``seconds`` or once ``stop`` is set the cells not yet evaluated are left out: an
+    interactive view answers in time with what it has."""
+    deadline = None if seconds is None else time.monotonic() + seconds
     evaluate = get_evaluation(evaluation)
     board = [stones[0], stones[1]]
     empty = geo.mask & ~(stones[0] | stones[1])

@@ -14,10 +14,10 @@ module: 0.2–0.5 s to import numba and load them), so the engine loads them in 
 thread when it starts (``start``) and the Python or numpy code answers until each one is
 ready.  Compiling holds the interpreter lock for seconds at a time, which would starve the
 thread that reads ``# interrupt``; so a kernel whose disk cache is cold is compiled by a
-child process (``python -c ... compile_here``), which fills the cache, and this process then
-loads it from there.  Urgent kernels load first (the search's first need: the board circuit), the others
-in the order they registered (a kernel module registers after those it imports).  Without
-numba, or if compiling fails, the Python code answers throughout.
+child process (``python -c ... compile_here``), which fills the cache, and this process
+then loads it from there.  Urgent kernels load first (the search's first need: the board
+circuit), the others in the order they registered (a kernel module registers after those
+it imports).  Without numba, or if compiling fails, the Python code answers throughout.
 """
 from __future__ import annotations
 
@@ -80,7 +80,9 @@ _lock = threading.Lock()
 _done = threading.Event()  # every registered kernel has been tried, loaded or not
 _started = False
 _loading = False  # a loading thread is running
+_compile_here = False  # True in the child that compiles: no grandchildren
 STOP_POLL = 0.02  # seconds between looks at a waiter's stop flag
+COMPILE_TIMEOUT = 600.0  # seconds a compiling child may take before it is given up
 
 
 def register(name: str, compile: Callable[[Compilers], None], urgent: bool = False) -> Ready:
@@ -166,10 +168,6 @@ def _numba() -> Optional[Compilers]:
         except Exception:  # pragma: no cover - no numba: Python and numpy it is
             _compilers = None
     return _compilers
-
-
-_compile_here = False  # True in the child that compiles: no grandchildren
-COMPILE_TIMEOUT = 600.0  # seconds a compiling child may take before it is given up
 
 
 def _load(last: str = "") -> None:

@@ -157,9 +157,6 @@ def quick_move(board: Board, colour: int) -> int:
     mine = two_distance.potentials(geo, board.stones, colour)
     theirs = two_distance.potentials(geo, board.stones, 1 - colour)
     far = 2 * geo.width * geo.height  # a cell that cannot reach both edges for a colour
-
-    def key(cell: int) -> tuple[int, float]:
-        x, y = cell % geo.stride, cell // geo.stride
-        centre = abs(x - (geo.width - 1) / 2) + abs(y - (geo.height - 1) / 2)
-        return mine.get(cell, far) + theirs.get(cell, far), centre
-    return min(geo.iter_bits(board.empty), key=key)
+    rank = geo.centre_rank
+    return min(geo.iter_bits(board.empty),
+               key=lambda c: (mine.get(c, far) + theirs.get(c, far), rank[c]))

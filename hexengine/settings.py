@@ -162,7 +162,7 @@ class Settings:
                                  "connections.", low=0)
     node_connections: bool = setting(True, "Interior nodes read their own H-search "
                                      "(resistance evaluations).")
-    solver_time: float = setting(4.0, "Seconds the dfpn-* commands may take (HexGui's "
+    solver_time: float = setting(3.0, "Seconds the dfpn-* commands may take (HexGui's "
                                  "analyze menu waits for them; raise it to solve harder "
                                  "positions).", "player",
                                  low=0, high=86400, above=True, unit="seconds")

@@ -3,8 +3,6 @@ paths, per-cell evaluation maps, a tried move, inferior cells.  The data comes f
 ``hexengine.analysis_views``; this module only parses and formats."""
 from __future__ import annotations
 
-import time
-
 from hexengine import analysis_views as views
 from hexengine.board import BLACK, COLOUR_NAMES, WHITE
 
@@ -79,9 +77,9 @@ def _map(engine: Engine, args: list[str]) -> tuple[views.CellMap, dict[int, str]
     else:
         name = engine.settings.evaluation
         cells, now = views.move_value_map(geo, board.stones, colour, name,
-                                          time.monotonic() + views.VIEW_SECONDS, engine._interrupt)
+                                          views.VIEW_SECONDS, engine._interrupt)
         labels = {c: num(v, True) for c, v in cells.values.items()}
-        empty = (geo.mask & ~(board.stones[0] | board.stones[1])).bit_count()
+        empty = board.empty.bit_count()
         part = "" if len(cells.values) == empty else \
             f" (partial: {len(cells.values)} of {empty} cells in time)"
         best = "none" if cells.best is None else \

@@ -15,8 +15,8 @@ Exit status 1 when any reply came later than ``--limit`` seconds after its inter
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -24,45 +24,32 @@ import time
 import click
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from protocol.match.controller import EngineProcess  # noqa: E402
+
 SETUP = ["boardsize 13 13", "play b g7", "play w f8", "play b e9"]
-
-
-def _reply(proc: subprocess.Popen) -> str:
-    lines = []
-    while True:
-        text = proc.stdout.readline()
-        if text in ("\n", ""):
-            return "".join(lines)
-        lines.append(text)
 
 
 def trial(after: float, cold: bool) -> tuple[float, str]:
     """One fresh engine: (seconds from ``# interrupt`` to the reply, the reply)."""
     cache = tempfile.mkdtemp(prefix="numba-cache-") if cold else None
-    env = dict(os.environ, PYTHONPATH=ROOT)
-    if cache:
-        env["NUMBA_CACHE_DIR"] = cache
-    proc = subprocess.Popen([sys.executable, "-m", "hexengine", "--time", "60", "--quiet"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+    env = [f"PYTHONPATH={ROOT}"] + ([f"NUMBA_CACHE_DIR={cache}"] if cache else [])
+    engine = EngineProcess(shlex.join(["env", *env, sys.executable, "-m", "hexengine",
+                                       "--time", "60", "--quiet"]), "timed")
     try:
         for line in SETUP:
-            proc.stdin.write(line + "\n")
-            proc.stdin.flush()
-            _reply(proc)
-        proc.stdin.write("genmove w\n")
-        proc.stdin.flush()
+            engine.ok(line, 60)
+        engine.write("genmove w")
         time.sleep(after)
-        proc.stdin.write("# interrupt\n")
-        proc.stdin.flush()
+        engine.write("# interrupt")
         sent = time.monotonic()
-        reply = _reply(proc).strip()
+        reply = engine.read_reply(120)[0]
         late = time.monotonic() - sent
-        proc.stdin.close()
-        proc.wait(timeout=30)
+        engine.close()
         return late, reply
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        engine.kill()
         if cache:
             shutil.rmtree(cache, ignore_errors=True)
 

@@ -17,8 +17,8 @@ change state (``param_*``, ``dfpn-clear-tt``) are sent as HexGui sends them, wit
 from __future__ import annotations
 
 import os
+import shlex
 import statistics
-import subprocess
 import sys
 import time
 from typing import Optional
@@ -28,36 +28,25 @@ import click
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from protocol.match.controller import EngineError, EngineProcess  # noqa: E402
 from scripts.bench import positions  # noqa: E402  (the benchmark's seeded boards)
 
 BUDGET = 5.0  # seconds an interactive view may take (issue: analyze menu within 5 s)
 INTERRUPT_BUDGET = 0.5  # seconds from "# interrupt" to the reply
 
 
-class Engine:
+class Engine(EngineProcess):
+    """This checkout's engine, with each reply timed."""
+
     def __init__(self) -> None:
-        env = dict(os.environ, PYTHONPATH=ROOT)
-        self.proc = subprocess.Popen([sys.executable, "-m", "hexengine", "--quiet"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                     env=env, cwd=ROOT)
+        super().__init__(shlex.join(["env", f"PYTHONPATH={ROOT}", sys.executable, "-m",
+                                     "hexengine", "--quiet"]), "views", cwd=ROOT)
 
-    def write(self, line: str) -> None:
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def reply(self) -> str:
-        lines = []
-        while True:
-            text = self.proc.stdout.readline()
-            if text in ("\n", ""):
-                break
-            lines.append(text)
-        return "".join(lines)
-
-    def send(self, line: str, check: bool = True) -> tuple[str, float]:
+    def timed(self, line: str, check: bool = True) -> tuple[str, float]:
+        """The reply's text (``=`` or ``?`` first) and the seconds it took."""
         start = time.perf_counter()
         self.write(line)
-        reply = self.reply()
+        reply = "\n".join(self.read_reply(120, line))
         if check and not reply.startswith("="):
             raise RuntimeError(f"{line!r} failed: {reply!r}")
         return reply, time.perf_counter() - start
@@ -65,25 +54,22 @@ class Engine:
     def interrupted(self, line: str, after: float) -> Optional[float]:
         """Send ``line``, then ``# interrupt`` after ``after`` seconds: the seconds from the
         interrupt to the reply, or None when the reply came first."""
-        import select
         self.write(line)
-        ready, _, _ = select.select([self.proc.stdout], [], [], after)
-        if ready:  # answered before the interrupt was due
-            self.reply()
-            return None
+        try:
+            self.read_reply(after, line)
+            return None  # answered before the interrupt was due
+        except EngineError as exc:
+            if exc.reason != "timeout":
+                raise
         self.write("# interrupt")
         sent = time.perf_counter()
-        self.reply()
+        self.read_reply(120, line)
         return time.perf_counter() - sent
-
-    def close(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait(timeout=10)
 
 
 def menu(engine: Engine) -> list[tuple[str, str]]:
     """(label, command) of each analyze-menu line (type/label/command)."""
-    text, _ = engine.send("hexgui-analyze_commands")
+    text, _ = engine.timed("hexgui-analyze_commands")
     out = []
     for line in text[1:].strip().splitlines():
         kind, label, command = line.strip().split("/", 2)
@@ -100,16 +86,16 @@ def menu(engine: Engine) -> list[tuple[str, str]]:
 def main(size: int, count: int, repeat: int, after: float) -> None:
     """Time every analyze-menu command of the engine on seeded mid-game positions."""
     engine = Engine()
-    engine.send(f"boardsize {size}")
+    engine.timed(f"boardsize {size}")
     views = menu(engine)
     times: dict[str, list[float]] = {label: [] for label, _ in views}
     late: dict[str, list[float]] = {label: [] for label, _ in views}
     answers: dict[str, set[str]] = {label: set() for label, _ in views}
     first: dict[str, float] = {}
     for board in positions(size, count):
-        engine.send("clear_board")
+        engine.timed("clear_board")
         for colour, cell in board.history:
-            engine.send(f"play {'bw'[colour]} {board.move_name(cell)}")
+            engine.timed(f"play {'bw'[colour]} {board.move_name(cell)}")
         c = board.to_move
         empty = sorted(board.geo.iter_bits(board.empty))
         own = sorted(board.geo.iter_bits(board.stones[c]))
@@ -120,7 +106,7 @@ def main(size: int, count: int, repeat: int, after: float) -> None:
             for key, value in args.items():
                 command = command.replace(key, value)
             for _ in range(repeat):
-                reply, seconds = engine.send(command, check=False)
+                reply, seconds = engine.timed(command, check=False)
                 answers[label].add(reply.split("\n")[0][:1] +
                                    (" unknown" if "unknown" in reply else ""))
                 first.setdefault(label, seconds)
@@ -129,7 +115,7 @@ def main(size: int, count: int, repeat: int, after: float) -> None:
                 delay = engine.interrupted(command, after)
                 if delay is not None:
                     late[label].append(delay)
-        engine.send("dfpn-clear-tt")
+        engine.timed("dfpn-clear-tt")
     engine.close()
     print(f"{size}x{size}, {count} positions x {repeat}, default settings: ms per view "
           f"(median / max; first call){'; after # interrupt' if after else ''}")
