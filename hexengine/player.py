@@ -74,23 +74,19 @@ class Player:
         return self._searcher
 
     def should_swap(self, board: Board, colour: int) -> bool:
-        """Whether ``colour`` swaps here: when swap is legal and the opening stone is off
-        the board's rim (such openings are strong)."""
-        if not board.swap_legal(colour):
-            return False
+        """Whether ``colour`` swaps here (``opening.should_swap``), where the swap style
+        is possible on this board."""
         if self.settings.swap_style == "swap-pieces" and board.width != board.height:
             return False
-        _, first = board.history[0]
-        c, r = board.geo.coords(first)
-        if board.width <= 2 or board.height <= 2:
-            return True
-        return 0 < c < board.width - 1 and 0 < r < board.height - 1
+        return opening.should_swap(board, colour)
 
     def prepare(self, geo: Geometry) -> None:
         """Build the tables a board size needs (0.2 s at 52x52, more while the kernels
         load beside it) when the size is set, so that no genmove's clock pays for them."""
         if EVALUATIONS[self.settings.evaluation].circuit:
             resistance.prepare(geo)
+        if self.settings.allow_swap:
+            opening.prepare(geo)
 
     def genmove(self, board: Board, colour: int, seconds: float,
                 stop: Optional[threading.Event] = None,
