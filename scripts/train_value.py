@@ -106,11 +106,16 @@ class Net(nn.Module):
 @click.option("--lr", type=float, default=2e-3, show_default=True)
 @click.option("--proved-weight", type=float, default=1.0, show_default=True,
               help="Loss weight of the solver's labels against the game results' 1.")
+@click.option("--rank-weight", type=float, default=0.0, show_default=True,
+              help="Weight of the ranking loss: the position after the move played (past "
+                   "the games' random opening moves) against --rank-negatives random other "
+                   "moves, as the softmax of the network's values of the children.")
+@click.option("--rank-negatives", type=int, default=3, show_default=True)
 @click.option("--holdout", type=int, default=20, show_default=True)
 @click.option("--threads", type=int, default=2, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, holdout,
-         threads, seed) -> None:
+def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, rank_weight,
+         rank_negatives, holdout, threads, seed) -> None:
     """Train and export the value network."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
@@ -118,6 +123,7 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ho
     table = selfplay.load_parts(list(data))
     held = table["game"] % holdout == 0
     groups = {}
+    moves = {}  # (split, size) -> (indices into the group, the moves played there)
     for size in sorted(set(table["size"].tolist())):
         for split, mask in (("train", ~held), ("test", held)):
             rows = np.nonzero((table["size"] == size) & mask)[0]
@@ -127,6 +133,10 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ho
                 w = torch.from_numpy(np.where(table["proved"][rows], proved_weight, 1.0)
                                      .astype(np.float32))
                 groups[(split, size)] = (x, y, w, table["proved"][rows])
+                played = table["ply"][rows] >= RANDOM_PLIES
+                moves[(split, size)] = (
+                    torch.from_numpy(np.nonzero(played)[0]),
+                    torch.from_numpy(_mover_view(table, rows[played])))
     train_keys = [k for k in groups if k[0] == "train"]
     counts = np.array([len(groups[k][1]) for k in train_keys], dtype=float)
     total = int(counts.sum())
@@ -150,6 +160,9 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ho
         if rng.random() < 0.5:
             xb = torch.flip(xb, (2, 3))
         loss = (loss_fn(net(xb), y[idx]) * w[idx]).mean()
+        if rank_weight:
+            loss = loss + rank_weight * rank_loss(net, x, *moves[key], batch // 4,
+                                                  rank_negatives, rng)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -157,7 +170,9 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ho
         running += loss.item()
         if (step + 1) % report_every == 0 or step + 1 == steps:
             click.echo(f"step {step + 1}/{steps} loss {running / report_every:.4f} "
-                       f"{time.monotonic() - started:.0f} s; " + evaluate(net, groups))
+                       f"{time.monotonic() - started:.0f} s; " + evaluate(net, groups)
+                       + (f"; played move first {rank_accuracy(net, groups, moves):.3f}"
+                          if rank_weight else ""))
             running = 0.0
     torch.save(net.state_dict(), os.path.splitext(out)[0] + ".pt")
     arrays = net.export()
@@ -174,6 +189,85 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ho
             click.echo(f"size {key[1]}: numpy vs torch max |diff| "
                        f"{np.abs(want - got).max():.2e}")
     click.echo(f"wrote {out} ({os.path.getsize(out) / 1e6:.2f} MB)")
+
+
+RANDOM_PLIES = 3  # the games' first moves may be random (scripts/value_data.py)
+
+
+def _mover_view(data: dict[str, np.ndarray], rows: np.ndarray) -> np.ndarray:
+    """The moves played at ``rows`` as (row, col) in the planes of the side to move
+    (inside the frame: white's planes are transposed)."""
+    col, row = data["move"][rows, 0].astype(np.int64), data["move"][rows, 1].astype(np.int64)
+    white = data["mover"][rows] == 1
+    return np.stack([np.where(white, col, row) + 1, np.where(white, row, col) + 1], axis=1)
+
+
+def children(x, picks, cells):
+    """The planes of each parent in ``x`` after its mover plays ``cells`` (B, K, 2), seen
+    by the opponent (B·K planes): the mover's stone added, then the view turned to the
+    other side (planes 0 and 1 exchanged, the board transposed)."""
+    b, k = cells.shape[:2]
+    kids = x[picks].unsqueeze(1).expand(-1, k, -1, -1, -1).reshape(b * k, *x.shape[1:]).clone()
+    flat = torch.arange(b * k)
+    r, c = cells.reshape(b * k, 2).unbind(1)
+    kids[flat, 0, r, c] = 1.0
+    kids[flat, 2, r, c] = 0.0
+    return kids[:, [1, 0, 2, 3]].transpose(2, 3)
+
+
+def _choices(x, picks, played, negatives, rng):
+    """(B, 1 + negatives, 2) cells: the move played, then other empty cells, drawn mostly
+    from those within two steps of a stone (the moves a search weighs; far cells are easy
+    to rank)."""
+    stones = x[picks, 0:2].sum(1, keepdim=True)
+    stones[:, :, [0, -1], :] = 0.0  # (the frame's edge rows and columns are not stones)
+    stones[:, :, :, [0, -1]] = 0.0
+    near = nn.functional.conv2d(nn.functional.conv2d(stones, HEX_KERNEL, padding=1),
+                                HEX_KERNEL, padding=1)[:, 0]
+    empty = x[picks, 2] * ((near > 0).float() + FAR_WEIGHT)
+    empty = empty.flatten(1)
+    width = x.shape[3]
+    empty[torch.arange(len(picks)), played[:, 0] * width + played[:, 1]] = 0.0
+    enough = (empty > 0).sum(1) >= negatives
+    picks, played, empty = picks[enough], played[enough], empty[enough]
+    others = torch.multinomial(empty, negatives, generator=rng)
+    others = torch.stack([others // width, others % width], dim=2)
+    return picks, torch.cat([played[:, None], others], dim=1)
+
+
+FAR_WEIGHT = 0.05  # the chance weight of a cell more than two steps from every stone
+HEX_KERNEL = torch.tensor([[[[0.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 0.0]]]])
+
+
+def rank_loss(net, x, rows, played, count, negatives, rng):
+    """Cross-entropy of the move played among ``negatives`` random others, each scored by
+    minus the network's logit of the child for the opponent."""
+    take = torch.from_numpy(rng.integers(0, len(rows), count))
+    picks, cells = _choices(x, rows[take], played[take], negatives, _torch_rng(rng))
+    scores = -net(children(x, picks, cells)).reshape(len(picks), -1)
+    return nn.functional.cross_entropy(scores, torch.zeros(len(picks), dtype=torch.long))
+
+
+def _torch_rng(rng) -> "torch.Generator":
+    return torch.Generator().manual_seed(int(rng.integers(0, 2**62)))
+
+
+def rank_accuracy(net, groups: dict, moves: dict, negatives: int = 3) -> float:
+    """On held-out positions: how often the child of the move played scores above three
+    random other children."""
+    hits = n = 0
+    rng = np.random.default_rng(0)
+    with torch.no_grad():
+        for key, (rows, played) in moves.items():
+            if key[0] != "test" or not len(rows):
+                continue
+            take = torch.from_numpy(rng.permutation(len(rows))[:512])
+            picks, cells = _choices(groups[key][0], rows[take], played[take], negatives,
+                                    torch.Generator().manual_seed(0))
+            scores = -net(children(groups[key][0], picks, cells)).reshape(len(picks), -1)
+            hits += int((scores.argmax(1) == 0).sum())
+            n += len(picks)
+    return hits / max(n, 1)
 
 
 def evaluate(net: "Net", groups: dict) -> str:
