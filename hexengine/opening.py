@@ -85,8 +85,7 @@ def opening_value(geo: Geometry, cell: int) -> Optional[float]:
 def _opening_candidates(width: int, height: int) -> Optional[tuple[tuple[int, float], ...]]:
     """(cell, value) of the cells a swap game may open on: every cell up to MAX_SIDE, the
     first row beyond it (where the network has not been trained and a full map costs
-    seconds; on the boards it knows, the value nearest to even is on the rim, and on
-    13×13 on the first row)."""
+    seconds; on 11×11 and 13×13 the value nearest to even is on the first two rows)."""
     geo = geometry(width, height)
     cells = list(geo.cells)
     if max(width, height) > MAX_SIDE:

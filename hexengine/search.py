@@ -596,8 +596,9 @@ class Searcher:
                     value = WIN - ply - 1
                 elif opp == 2:
                     value = -(WIN - ply - 2)
-                elif self.leaf_value is not None:
-                    value = self.leaf_value(geo, stones, colour, value)
+                elif self.leaf_value is not None:  # (it reads the board the circuit read)
+                    board = inferior.fill_in(geo, stones)[0] if self.knowledge else stones
+                    value = self.leaf_value(geo, board, colour, value)
             else:
                 value = self.evaluate(geo, stones, colour)
             cache[key] = value if abs(value) < WIN_THRESHOLD else (

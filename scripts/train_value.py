@@ -3,7 +3,8 @@
 
 Needs the ``[train]`` extra (torch, CPU build).  Games whose index is a multiple of
 ``--holdout`` are held out; each epoch prints the loss and accuracy on them (all positions,
-and those the solver proved).  The weights go to ``--out`` in the format that
+and those the solver proved), and with ``--rank-weight`` how often the move played
+outranks three others; ``--epochs 0`` prints these for ``--init`` alone.  The weights go to ``--out`` in the format that
 ``hexengine.evaluation.network`` reads; ``--check`` compares torch's and numpy's logits.
 
     python scripts/train_value.py --data data/value --epochs 6 --out hexengine/data/value.npz
@@ -146,6 +147,10 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
     if init:
         net.load_state_dict(torch.load(init))
     steps = int(epochs * total / batch)
+    if steps == 0:  # --epochs 0: the held-out figures of --init, and nothing written
+        click.echo(evaluate(net, groups) + f"; played move first "
+                   f"{rank_accuracy(net, groups, moves):.3f}")
+        return
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     loss_fn = nn.BCEWithLogitsLoss(reduction="none")

@@ -252,7 +252,7 @@ def test_extending_refuses_any_other_change(tmp_path, finished_match, change, fi
 
 def test_swap_is_passed_on_by_resending_the_position(tmp_path):
     openings = tmp_path / "openings.txt"
-    openings.write_text("b2\nc3  # interior stones: our engine swaps them\n")
+    openings.write_text("b3\nc2  # winning stones (4x4's short diagonal): our engine swaps them\n")
     out = tmp_path / "out"
     proc = run_match(out, "--engine", f"pieces={ours('--time', '0.05', '--swap')}",
                      "--engine", f"sides={ours('--time', '0.05', '--swap', '--swap-style', 'swap-sides')}",

@@ -26,10 +26,11 @@ def _played(out, *args: str) -> tuple[list[dict], list, Rules]:
 
 @pytest.fixture(scope="module")
 def swap_games(tmp_path_factory):
-    """Games on 4x4 from an interior opening, which our engine swaps."""
+    """Games on 4x4 from a winning opening (on the short diagonal), which our engine
+    swaps."""
     out = tmp_path_factory.mktemp("swap")
     openings = out / "openings.txt"
-    openings.write_text("b2\n")
+    openings.write_text("b3\n")
     return _played(out, "--engine", f"a={ours('--time', '0.05')}",
                    "--engine", f"b={ours('--time', '0.05')}", "--size", "4", "--swap",
                    "--openings", str(openings), "--games", "2", "--time", "0.3")
