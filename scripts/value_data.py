@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine import kernels  # noqa: E402
 from hexengine.learning import selfplay  # noqa: E402
+from hexengine.settings import Settings  # noqa: E402
 
 
 def parse_sizes(text: str) -> list[tuple[int, float]]:
@@ -36,12 +37,12 @@ def parse_sizes(text: str) -> list[tuple[int, float]]:
 
 def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out: str,
             temperatures: list[float], solve_seconds: float, save_every: int,
-            engine_seconds: float) -> int:
+            engine_seconds: float, engine_settings: tuple[tuple[str, str], ...] = ()) -> int:
     kernels.start(wait=True)
     rng = random.Random(seed * 1000 + job)
     solver = selfplay.new_solver()
     if engine_seconds:  # one engine for every temperature (it has none)
-        engine = selfplay.engine_policy(engine_seconds)
+        engine = selfplay.engine_policy(engine_seconds, engine_settings)
         policies = {t: engine for t in temperatures}
     else:
         policies = {t: selfplay.circuit_policy(temperature=t) for t in temperatures}
@@ -76,17 +77,31 @@ def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out
 @click.option("--engine-seconds", type=float, default=0.0, show_default=True,
               help="Play the games with the engine's own genmove at this many seconds a "
                    "move (after the random opening moves) instead of the circuit policy.")
+@click.option("--engine-set", "engine_set", multiple=True, metavar="NAME=VALUE",
+              help="A setting of the engine's player, as param_hexengine takes it (e.g. "
+                   "evaluation=net-graph: games of the network's own search).")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--save-every", type=click.IntRange(min=1), default=50, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), required=True)
 def main(games: int, jobs: int, sizes: str, temperatures: str, solve_seconds: float,
-         engine_seconds: float, seed: int, save_every: int, out: str) -> None:
+         engine_seconds: float, engine_set: tuple[str, ...], seed: int, save_every: int,
+         out: str) -> None:
     """Play and label self-play games in ``jobs`` processes."""
+    texts = []
+    for item in engine_set:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"want NAME=VALUE, got {item!r}", param_hint="--engine-set")
+        try:
+            Settings().with_text(name.strip(), value.strip())
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--engine-set") from None
+        texts.append((name.strip(), value.strip()))
     os.makedirs(out, exist_ok=True)
     size_weights = parse_sizes(sizes)
     temps = [float(t) for t in temperatures.split(",")]
     args = [(job, games, size_weights, seed, out, temps, solve_seconds, save_every,
-             engine_seconds) for job in range(jobs)]
+             engine_seconds, tuple(texts)) for job in range(jobs)]
     with multiprocessing.Pool(jobs) as pool:
         done = pool.starmap(run_job, args)
     click.echo(f"{sum(done)} games in {out}")

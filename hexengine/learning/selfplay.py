@@ -50,12 +50,16 @@ def circuit_policy(evaluation: str = "resistance", temperature: float = 0.4) -> 
     return choose
 
 
-def engine_policy(seconds: float = 0.1, **settings) -> Policy:
-    """A policy asking the engine's own player (``genmove`` under ``settings``, at
-    ``seconds`` a move): slower than the circuit's, but its games look like real ones."""
+def engine_policy(seconds: float = 0.1, texts: tuple[tuple[str, str], ...] = ()) -> Policy:
+    """A policy asking the engine's own player (``genmove`` at ``seconds`` a move, under the
+    default settings changed by ``texts``, (name, value) pairs as ``param_hexengine``
+    takes them): slower than the circuit's, but its games look like real ones."""
     from ..player import Player
     from ..settings import Settings
-    player = Player(Settings(**settings))
+    settings = Settings()
+    for name, text in texts:
+        settings = settings.with_text(name, text)
+    player = Player(settings)
     last = [0]  # the move number of the previous call: a smaller one starts a new game
 
     def choose(board: Board, colour: int, rng: random.Random) -> int:
