@@ -13,8 +13,12 @@ weights the old rule stands: a stone off the rim is swapped.
 - With swap, the opener picks a stone the swap cannot profit from: where the result is
   known, a losing cell, the one the network rates highest (an opponent that judges as it
   does swaps it and takes the lost side); elsewhere the cell whose value is nearest to
-  even.  The second player swaps exactly the openings that win for their player (or that
-  the network rates above even).  docs/opening.md has the measurements.
+  even, at or below it where there is one.  The second player swaps exactly the openings
+  that win for their player (or that the network rates above even).
+- A white stone is judged as its transpose, a black stone with the rows and columns
+  exchanged (which exchanges the colours' edges).
+
+docs/opening.md has the measurements.
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ from typing import Optional
 
 import numpy as np
 
-from .board import BLACK, Board
+from .board import BLACK, WHITE, Board
 from .evaluation import network, planes
 from .geometry import Geometry, geometry
 
@@ -53,10 +57,10 @@ def solved_winner(geo: Geometry, cell: int) -> Optional[int]:
     if rows is None:
         return None
     col, row = geo.coords(cell)
-    return BLACK if rows[row][col] == "B" else 1 - BLACK
+    return BLACK if rows[row][col] == "B" else WHITE
 
 
-def _network_values(geo: Geometry, cells: list[int]) -> Optional[dict[int, float]]:
+def network_values(geo: Geometry, cells: list[int]) -> Optional[dict[int, float]]:
     """The network's chance that a lone black stone on each of ``cells`` wins with white
     to move (the mean of white's logits of it and of its 180° turn); None without the
     network's weights."""
@@ -64,7 +68,7 @@ def _network_values(geo: Geometry, cells: list[int]) -> Optional[dict[int, float
     if net is None:
         return None
     read = sorted(set(cells) | {geo.rotate(c) for c in cells})
-    batch = np.stack([planes.encode(geo, [1 << c, 0], 1 - BLACK) for c in read])
+    batch = np.stack([planes.encode(geo, [1 << c, 0], WHITE) for c in read])
     logits = np.concatenate([net.logits(batch[i:i + BATCH])
                              for i in range(0, len(read), BATCH)])
     white = dict(zip(read, logits.tolist()))
@@ -77,7 +81,7 @@ def opening_value(geo: Geometry, cell: int) -> Optional[float]:
     known = solved_winner(geo, cell)
     if known is not None:
         return 1.0 if known == BLACK else 0.0
-    values = _network_values(geo, [cell])
+    values = network_values(geo, [cell])
     return None if values is None else values[cell]
 
 
@@ -91,7 +95,7 @@ def _opening_candidates(width: int, height: int) -> Optional[tuple[tuple[int, fl
     if max(width, height) > MAX_SIDE:
         cells = [geo.index(col, 0) for col in range(width)]
     unknown = [c for c in cells if solved_winner(geo, c) is None]
-    net = _network_values(geo, unknown) if unknown else {}
+    net = network_values(geo, unknown) if unknown else {}
     if net is None:
         return None
     return tuple((c, net[c] if c in net else float(solved_winner(geo, c) == BLACK))
@@ -99,41 +103,67 @@ def _opening_candidates(width: int, height: int) -> Optional[tuple[tuple[int, fl
 
 
 def prepare(geo: Geometry) -> None:
-    """Read the opening values a swap game's first move needs (0.1-0.5 s up to 13×13), so
-    that no genmove's clock pays for them."""
+    """Read the opening values a swap game's first move needs, for either colour (0.1-0.5 s
+    up to 13×13, ~3 s at 52×52), so that no genmove's clock pays for them."""
     _opening_candidates(geo.width, geo.height)
+    if geo.width != geo.height:  # (white's opening is read on the transposed board)
+        _opening_candidates(geo.height, geo.width)
 
 
-def first_move(board: Board) -> Optional[int]:
-    """The move to open an empty board with, or None when this module has no opinion."""
+def first_move(board: Board, colour: int = BLACK) -> Optional[int]:
+    """The move for ``colour`` to open an empty board with, or None when this module has
+    no opinion."""
     if board.stones[0] or board.stones[1]:
         return None
     geo = board.geo
     if not board.allow_swap:
         return geo.centre_order[0]
+    view = geo if colour == BLACK else geometry(geo.height, geo.width)
+    cell = _black_opening(view)
+    if cell is None or colour == BLACK:
+        return cell
+    col, row = view.coords(cell)
+    return geo.index(row, col)
+
+
+def _black_opening(geo: Geometry) -> Optional[int]:
+    """The stone black opens a swap game of ``geo`` with."""
     candidates = _opening_candidates(geo.width, geo.height)
     if candidates is None:
         return None
     rank = geo.centre_rank
     losing = [c for c, _ in candidates if solved_winner(geo, c) not in (None, BLACK)]
     if losing:  # the most tempting of the lost openings, by the network
-        net = _network_values(geo, losing) or {c: 0.0 for c in losing}
+        net = network_values(geo, losing) or {c: 0.0 for c in losing}
         return max(losing, key=lambda c: (net[c], -rank[c]))
-    return min(candidates, key=lambda cv: (abs(cv[1] - 0.5), rank[cv[0]]))[0]
+    # nearest to even, at or below it where there is one: a stone above even is one the
+    # engine would swap itself
+    return min(candidates, key=lambda cv: (cv[1] > 0.5, abs(cv[1] - 0.5), rank[cv[0]]))[0]
+
+
+def as_black(geo: Geometry, cell: int, colour: int) -> tuple[Geometry, int]:
+    """A lone stone of ``colour`` on ``cell`` as the same position with a black stone:
+    itself for black; for white, the board transposed (rows for columns), which exchanges
+    the two colours' edges."""
+    if colour == BLACK:
+        return geo, cell
+    view = geometry(geo.height, geo.width)
+    col, row = geo.coords(cell)
+    return view, view.index(row, col)
 
 
 def should_swap(board: Board, colour: int) -> bool:
     """Whether ``colour`` swaps here: swap is legal and the opening stone is worth more to
-    its player than the move after it is to ``colour``."""
+    its player than even (an opening by white is judged as its transpose by black)."""
     if not board.swap_legal(colour):
         return False
-    geo = board.geo
     opener, first = board.history[0]
+    geo, cell = as_black(board.geo, first, opener)
     if geo.width <= 2 or geo.height <= 2:
-        if solved_winner(geo, first) is None:
+        if solved_winner(geo, cell) is None:
             return True  # (thin boards off the table, where one stone goes a long way)
-    value = opening_value(geo, first) if opener == BLACK else None
+    value = opening_value(geo, cell)
     if value is not None:
         return value > 0.5
-    col, row = geo.coords(first)
+    col, row = geo.coords(cell)
     return 0 < col < geo.width - 1 and 0 < row < geo.height - 1

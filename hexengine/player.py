@@ -81,8 +81,9 @@ class Player:
         return opening.should_swap(board, colour)
 
     def prepare(self, geo: Geometry) -> None:
-        """Build the tables a board size needs (0.2 s at 52x52, more while the kernels
-        load beside it) when the size is set, so that no genmove's clock pays for them."""
+        """Build the tables a board size needs (the circuit's: 0.2 s at 52x52, more while
+        the kernels load beside it; a swap game's opening values: up to 0.5 s to 13x13,
+        ~3 s at 52x52) when the size is set, so that no genmove's clock pays for them."""
         if EVALUATIONS[self.settings.evaluation].circuit:
             resistance.prepare(geo)
         if self.settings.allow_swap:
@@ -111,7 +112,7 @@ class Player:
         # most cells (inside the mustplay: the opponent has the most to prove); anything
         # else is left to the search
         knows = s.max_depth >= 64 and s.knowledge
-        first = opening.first_move(board) if knows else None
+        first = opening.first_move(board, colour) if knows else None
         if first is not None:  # (a win where the board is solved; not claimed as proved)
             return SearchResult(first, 0.0, 0, 0, time.monotonic() - started, [first])
         known = book.lookup(board, colour) if knows else None

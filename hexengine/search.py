@@ -597,8 +597,7 @@ class Searcher:
                 elif opp == 2:
                     value = -(WIN - ply - 2)
                 elif self.leaf_value is not None:  # (it reads the board the circuit read)
-                    board = inferior.fill_in(geo, stones)[0] if self.knowledge else stones
-                    value = self.leaf_value(geo, board, colour, value)
+                    value = self.leaf_value(geo, self._filled(), colour, value)
             else:
                 value = self.evaluate(geo, stones, colour)
             cache[key] = value if abs(value) < WIN_THRESHOLD else (
@@ -622,10 +621,7 @@ class Searcher:
             if len(cache) >= self.eval_cache_size:
                 cache.clear()
             geo = self.geo
-            if self.knowledge and resistance.hsearch.usable(geo):
-                filled, _ = inferior.fill_in(geo, self.stones)
-            else:  # no connections to read: the plain circuit, as cheap as it comes
-                filled = self.stones
+            filled = self._filled()
             if self.graph_circuit:
                 value, own, opp, must = vc_graph.connected(geo, filled, colour)
             else:
@@ -635,6 +631,14 @@ class Searcher:
                 must = must & ~inferior.prunable(geo, filled, colour) or must
             entry = cache[key] = (value, own, opp, must)
         return entry
+
+    def _filled(self) -> list:
+        """The current stones with their dead and captured cells filled in, the board a
+        node's connections are read on (as they are: without knowledge, or with no
+        connections to read, the plain circuit is as cheap as it comes)."""
+        if self.knowledge and resistance.hsearch.usable(self.geo):
+            return inferior.fill_in(self.geo, self.stones)[0]
+        return self.stones
 
     def _store(self, key: int, depth: int, score: float, flag: int, move: Optional[int]) -> None:
         if not self.use_tt:

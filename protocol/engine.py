@@ -111,6 +111,8 @@ class Engine:
         # live search graphics: genmove writes a gogui-gfx block per finished iteration
         # through ``gfx_out`` (the session's writer) when the live_gfx setting is on
         self.gfx_out: Optional[Callable[[str], None]] = None
+        if self.settings.allow_swap:
+            self.player.prepare(self.board.geo)
 
     @property
     def settings(self) -> Settings:
@@ -127,6 +129,8 @@ class Engine:
             self.set_log(new.log_file, new.quiet)
         self.player.use(new)
         self.board.allow_swap = new.allow_swap
+        if new.allow_swap and not s.allow_swap:  # (the swap game's opening values)
+            self.player.prepare(self.board.geo)
 
     def set_log(self, log_file: str, quiet: bool) -> None:
         """Search logs to ``log_file`` (appended; '-': the default stream), or nowhere when

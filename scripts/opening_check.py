@@ -36,7 +36,7 @@ def main(smallest: int, maps: tuple[int, ...]) -> None:
         geo = geometry(size, size)
         if opening.solved_winner(geo, geo.cells[0]) is None:
             continue
-        net = opening._network_values(geo, list(geo.cells))
+        net = opening.network_values(geo, list(geo.cells))
         if net is None:
             raise click.ClickException("no value network weights")
         wins = net_right = rim_right = 0
@@ -52,7 +52,9 @@ def main(smallest: int, maps: tuple[int, ...]) -> None:
                    f" | {rim_right} ({100 * rim_right / n:.0f} %) |")
     for size in maps:
         geo = geometry(size, size)
-        net = opening._network_values(geo, list(geo.cells))
+        net = opening.network_values(geo, list(geo.cells))
+        if net is None:
+            raise click.ClickException("no value network weights")
         first = opening.first_move(Board(size, size, allow_swap=True))
         click.echo(f"\n{size}×{size}: the network's chance that a lone black stone wins "
                    f"(white to move); a swap game opens on {geo.name(first)}")

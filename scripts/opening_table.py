@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write ``hexengine/data/openings.json``: who wins each one-stone opening, per board size.
 
-Boards up to ``--solve`` wide are solved here with our DFPN solver (6×6 in ~15 s); larger
+Boards up to ``--solve`` wide are solved here with our DFPN solver (6×6 in ~7 s); larger
 ones are read from position files with published results (``--known``, in
 ``scripts/solver_race.py``'s format: one black stone, white to move, ``= WINNER``).  Every
 opening of a size must be known, or the size is left out.  ``hexengine.opening`` reads the

@@ -4,8 +4,9 @@
 Needs the ``[train]`` extra (torch, CPU build).  Games whose index is a multiple of
 ``--holdout`` are held out; each epoch prints the loss and accuracy on them (all positions,
 and those the solver proved), and with ``--rank-weight`` how often the move played
-outranks three others; ``--epochs 0`` prints these for ``--init`` alone.  The weights go to ``--out`` in the format that
-``hexengine.evaluation.network`` reads; ``--check`` compares torch's and numpy's logits.
+outranks three others; ``--epochs 0`` prints these for ``--init`` alone.  The weights go
+to ``--out`` in the format that ``hexengine.evaluation.network`` reads; ``--check``
+compares torch's and numpy's logits.
 
     python scripts/train_value.py --data data/value --epochs 6 --out hexengine/data/value.npz
 """
@@ -147,7 +148,7 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
     if init:
         net.load_state_dict(torch.load(init))
     steps = int(epochs * total / batch)
-    if steps == 0:  # --epochs 0: the held-out figures of --init, and nothing written
+    if epochs == 0:  # the held-out figures of --init, and nothing written
         click.echo(evaluate(net, groups) + f"; played move first "
                    f"{rank_accuracy(net, groups, moves):.3f}")
         return
@@ -207,7 +208,7 @@ def _mover_view(data: dict[str, np.ndarray], rows: np.ndarray) -> np.ndarray:
     return np.stack([np.where(white, col, row) + 1, np.where(white, row, col) + 1], axis=1)
 
 
-def children(x, picks, cells):
+def children(x: "torch.Tensor", picks: "torch.Tensor", cells: "torch.Tensor") -> "torch.Tensor":
     """The planes of each parent in ``x`` after its mover plays ``cells`` (B, K, 2), seen
     by the opponent (B·K planes): the mover's stone added, then the view turned to the
     other side (planes 0 and 1 exchanged, the board transposed)."""
@@ -220,7 +221,8 @@ def children(x, picks, cells):
     return kids[:, [1, 0, 2, 3]].transpose(2, 3)
 
 
-def _choices(x, picks, played, negatives, rng):
+def _choices(x: "torch.Tensor", picks: "torch.Tensor", played: "torch.Tensor", negatives: int,
+             rng: "torch.Generator") -> tuple["torch.Tensor", "torch.Tensor"]:
     """(B, 1 + negatives, 2) cells: the move played, then other empty cells, drawn mostly
     from those within two steps of a stone (the moves a search weighs; far cells are easy
     to rank)."""
@@ -244,20 +246,27 @@ FAR_WEIGHT = 0.05  # the chance weight of a cell more than two steps from every 
 HEX_KERNEL = torch.tensor([[[[0.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 0.0]]]])
 
 
-def rank_loss(net, x, rows, played, count, negatives, rng):
+def rank_loss(net: "Net", x: "torch.Tensor", rows: "torch.Tensor", played: "torch.Tensor",
+              count: int, negatives: int, rng: np.random.Generator) -> "torch.Tensor":
     """Cross-entropy of the move played among ``negatives`` random others, each scored by
-    minus the network's logit of the child for the opponent."""
+    minus the network's logit of the child for the opponent (0 where no position has
+    enough moves to rank)."""
+    if not len(rows):
+        return torch.zeros(())
     take = torch.from_numpy(rng.integers(0, len(rows), count))
     picks, cells = _choices(x, rows[take], played[take], negatives, _torch_rng(rng))
+    if not len(picks):
+        return torch.zeros(())
     scores = -net(children(x, picks, cells)).reshape(len(picks), -1)
     return nn.functional.cross_entropy(scores, torch.zeros(len(picks), dtype=torch.long))
 
 
-def _torch_rng(rng) -> "torch.Generator":
+def _torch_rng(rng: np.random.Generator) -> "torch.Generator":
+    """A torch generator seeded from ``rng``, so that a run repeats with its seed."""
     return torch.Generator().manual_seed(int(rng.integers(0, 2**62)))
 
 
-def rank_accuracy(net, groups: dict, moves: dict, negatives: int = 3) -> float:
+def rank_accuracy(net: "Net", groups: dict, moves: dict, negatives: int = 3) -> float:
     """On held-out positions: how often the child of the move played scores above three
     random other children."""
     hits = n = 0

@@ -87,6 +87,9 @@ def main(games: int, jobs: int, sizes: str, temperatures: str, solve_seconds: fl
          engine_seconds: float, engine_set: tuple[str, ...], seed: int, save_every: int,
          out: str) -> None:
     """Play and label self-play games in ``jobs`` processes."""
+    if engine_set and not engine_seconds:
+        raise click.BadParameter("engine settings need --engine-seconds (the circuit policy "
+                                 "has none)", param_hint="--engine-set")
     texts = []
     for item in engine_set:
         name, sep, value = item.partition("=")

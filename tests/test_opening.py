@@ -44,6 +44,36 @@ def test_swaps_exactly_the_openings_that_win(make_engine, size):
     assert not wrong
 
 
+def test_a_white_opening_is_judged_as_its_transpose(make_engine):
+    # a white stone on (col, row) with black to move is a black stone on (row, col) with
+    # white to move, the colours' edges exchanged with the board's rows and columns
+    engine = make_engine("--time", "0.05", "--swap")
+    engine.ok("boardsize 7")
+    geo = geometry(7, 7)
+    winners = published(7)
+    wrong = []
+    for cell in geo.cells:
+        engine.ok("clear_board")
+        engine.ok(f"play w {geo.name(cell)}")
+        swapped = engine.ok("reg_genmove b") == "swap-pieces"
+        if swapped != (winners[geo.name(geo.mirror(cell))] == "black"):
+            wrong.append(geo.name(cell))
+    assert not wrong
+    engine.ok("clear_board")
+    first = geo.parse(engine.ok("genmove w"))  # white opens: on a losing stone too
+    assert winners[geo.name(geo.mirror(first))] == "white"
+
+
+def test_swap_turned_on_after_the_size_still_answers_in_time(make_engine):
+    engine = make_engine("--time", "0.5")
+    engine.ok("boardsize 13")
+    engine.ok("param_game allow_swap 1")  # (the opening values are read here)
+    ok, first, elapsed = engine.timed("genmove b")
+    assert ok and elapsed < 0.5 + 0.5
+    assert engine.ok("genmove w") in ("swap-pieces",) + tuple(
+        engine.ok("all_legal_moves").split())
+
+
 @pytest.mark.parametrize("size", [6, 7])
 def test_a_swap_game_opens_on_a_losing_stone_that_is_not_swapped(make_engine, size):
     engine = make_engine("--time", "0.2", "--swap")

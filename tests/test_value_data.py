@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 
@@ -9,6 +10,7 @@ import numpy as np
 
 from hexengine.board import Board
 from hexengine.evaluation.planes import cells_of
+from hexengine.learning import selfplay
 
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(__file__)), "scripts", "value_data.py")
 
@@ -37,6 +39,20 @@ def test_engine_games_under_other_settings_are_whole_and_labelled(tmp_path):
         # the last mover won, and every label is the solver's or the game's: ±1
         assert set(np.abs(part["label"][rows]).tolist()) == {1.0}
         assert part["label"][rows[-1]] == 1.0 and part["mover"][rows[-1]] == winner
+
+
+def test_the_engine_policy_plays_under_the_settings_given():
+    policy = selfplay.engine_policy(0.01, (("evaluation", "net-graph"), ("width", "8")))
+    assert policy.player.settings.evaluation == "net-graph"
+    assert policy.player.settings.width == 8
+    board = Board(5)
+    assert policy(board, 0, random.Random(1)) in board.legal_moves(0)
+
+
+def test_engine_settings_without_engine_games_are_refused(tmp_path):
+    proc = run("--games", "1", "--engine-set", "evaluation=net-graph",
+               "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2 and "--engine-seconds" in proc.stderr
 
 
 def test_a_bad_engine_setting_is_refused_before_any_game(tmp_path):

@@ -68,6 +68,7 @@ def engine_policy(seconds: float = 0.1, texts: tuple[tuple[str, str], ...] = ())
         last[0] = board.move_number()
         return player.genmove(board, colour, seconds).move
 
+    choose.player = player  # type: ignore[attr-defined]  (what it plays under)
     return choose
 
 
