@@ -98,8 +98,7 @@ def _opening_candidates(width: int, height: int) -> Optional[tuple[tuple[int, fl
     net = network_values(geo, unknown) if unknown else {}
     if net is None:
         return None
-    return tuple((c, net[c] if c in net else float(solved_winner(geo, c) == BLACK))
-                 for c in cells)
+    return tuple((c, net[c] if c in net else opening_value(geo, c)) for c in cells)
 
 
 def prepare(geo: Geometry) -> None:
@@ -120,10 +119,7 @@ def first_move(board: Board, colour: int = BLACK) -> Optional[int]:
         return geo.centre_order[0]
     view = geo if colour == BLACK else geometry(geo.height, geo.width)
     cell = _black_opening(view)
-    if cell is None or colour == BLACK:
-        return cell
-    col, row = view.coords(cell)
-    return geo.index(row, col)
+    return cell if cell is None else as_black(view, cell, colour)[1]  # (back, for white)
 
 
 def _black_opening(geo: Geometry) -> Optional[int]:
@@ -163,7 +159,11 @@ def should_swap(board: Board, colour: int) -> bool:
         if solved_winner(geo, cell) is None:
             return True  # (thin boards off the table, where one stone goes a long way)
     value = opening_value(geo, cell)
-    if value is not None:
-        return value > 0.5
+    return value > 0.5 if value is not None else off_rim(geo, cell)
+
+
+def off_rim(geo: Geometry, cell: int) -> bool:
+    """Whether ``cell`` is off the board's rim: the swap rule without the network (such
+    openings are strong)."""
     col, row = geo.coords(cell)
     return 0 < col < geo.width - 1 and 0 < row < geo.height - 1

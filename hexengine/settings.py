@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from .evaluation import DEFAULT_EVALUATION, EVALUATIONS
 from .evaluation.resistance import CLAMP, STRONG
@@ -196,6 +196,17 @@ class Settings:
         if row is None:
             raise ValueError(f"unknown parameter {name!r} (known: {', '.join(OPTION)})")
         return dataclasses.replace(self, **{name: row.parse(text)})
+
+    def with_texts(self, items: Iterable[str]) -> "Settings":
+        """These settings with each ``NAME=VALUE`` of ``items`` set in turn (the scripts'
+        ``--set`` options); ValueError says which item was wrong and why."""
+        settings = self
+        for item in items:
+            name, sep, text = item.partition("=")
+            if not sep:
+                raise ValueError(f"want NAME=VALUE, got {item!r}")
+            settings = settings.with_text(name.strip(), text.strip())
+        return settings
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(type, name, value) triples in HexGui's parameter-list form, in table order."""

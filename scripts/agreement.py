@@ -135,10 +135,10 @@ def cli(results, engine, first, last, min_seconds, limit, teacher, teacher_init,
     reference = {key: move for key, _, _, move in items}
     if teacher:
         reference.update(teacher_moves(items, teacher, teacher_init, teacher_cache))
-    settings = Settings(max_time=seconds)
-    for param in params:
-        name, _, value = param.partition("=")
-        settings = settings.with_text(name, value)
+    try:
+        settings = Settings(max_time=seconds).with_texts(params)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--set") from None
     player = Player(settings)
     kernels.start(wait=True)
     chosen, hits = {}, 0

@@ -91,13 +91,10 @@ def collect(results: tuple[str, ...], limit: float, first: int, out: str) -> Non
 def judge(solved: str, max_ply: int, seconds: float, limit: float, sample: int,
           sets: tuple[str, ...]) -> None:
     """Count the wins the search keeps on positions won for the side to move."""
-    settings = Settings()
-    for item in sets:
-        name, _, value = item.partition("=")
-        try:
-            settings = settings.with_text(name, value)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--set") from None
+    try:
+        settings = Settings().with_texts(sets)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--set") from None
     settings = dataclasses.replace(settings, solver_from=10_000)  # the search alone chooses
     player = Player(settings)
     solver = Solver(knowledge_by_name())

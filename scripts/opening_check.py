@@ -42,11 +42,9 @@ def main(smallest: int, maps: tuple[int, ...]) -> None:
         wins = net_right = rim_right = 0
         for cell in geo.cells:
             black = opening.solved_winner(geo, cell) == BLACK
-            col, row = geo.coords(cell)
-            rim = not (0 < col < size - 1 and 0 < row < size - 1)
             wins += black
             net_right += (net[cell] > 0.5) == black
-            rim_right += (not rim) == black
+            rim_right += opening.off_rim(geo, cell) == black
         n = len(geo.cells)
         click.echo(f"| {size}×{size} | {n} | {wins} | {net_right} ({100 * net_right / n:.0f} %)"
                    f" | {rim_right} ({100 * rim_right / n:.0f} %) |")

@@ -37,7 +37,7 @@ def parse_sizes(text: str) -> list[tuple[int, float]]:
 
 def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out: str,
             temperatures: list[float], solve_seconds: float, save_every: int,
-            engine_seconds: float, engine_settings: tuple[tuple[str, str], ...] = ()) -> int:
+            engine_seconds: float, engine_settings: tuple[str, ...] = ()) -> int:
     kernels.start(wait=True)
     rng = random.Random(seed * 1000 + job)
     solver = selfplay.new_solver()
@@ -90,21 +90,15 @@ def main(games: int, jobs: int, sizes: str, temperatures: str, solve_seconds: fl
     if engine_set and not engine_seconds:
         raise click.BadParameter("engine settings need --engine-seconds (the circuit policy "
                                  "has none)", param_hint="--engine-set")
-    texts = []
-    for item in engine_set:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise click.BadParameter(f"want NAME=VALUE, got {item!r}", param_hint="--engine-set")
-        try:
-            Settings().with_text(name.strip(), value.strip())
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--engine-set") from None
-        texts.append((name.strip(), value.strip()))
+    try:
+        Settings().with_texts(engine_set)  # (refused here, before any game)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--engine-set") from None
     os.makedirs(out, exist_ok=True)
     size_weights = parse_sizes(sizes)
     temps = [float(t) for t in temperatures.split(",")]
     args = [(job, games, size_weights, seed, out, temps, solve_seconds, save_every,
-             engine_seconds, tuple(texts)) for job in range(jobs)]
+             engine_seconds, engine_set) for job in range(jobs)]
     with multiprocessing.Pool(jobs) as pool:
         done = pool.starmap(run_job, args)
     click.echo(f"{sum(done)} games in {out}")

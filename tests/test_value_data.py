@@ -42,7 +42,7 @@ def test_engine_games_under_other_settings_are_whole_and_labelled(tmp_path):
 
 
 def test_the_engine_policy_plays_under_the_settings_given():
-    policy = selfplay.engine_policy(0.01, (("evaluation", "net-graph"), ("width", "8")))
+    policy = selfplay.engine_policy(0.01, ("evaluation=net-graph", "width=8"))
     assert policy.player.settings.evaluation == "net-graph"
     assert policy.player.settings.width == 8
     board = Board(5)

@@ -15,7 +15,7 @@ import math
 import os
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -50,16 +50,13 @@ def circuit_policy(evaluation: str = "resistance", temperature: float = 0.4) -> 
     return choose
 
 
-def engine_policy(seconds: float = 0.1, texts: tuple[tuple[str, str], ...] = ()) -> Policy:
+def engine_policy(seconds: float = 0.1, texts: Sequence[str] = ()) -> Policy:
     """A policy asking the engine's own player (``genmove`` at ``seconds`` a move, under the
-    default settings changed by ``texts``, (name, value) pairs as ``param_hexengine``
-    takes them): slower than the circuit's, but its games look like real ones."""
+    default settings changed by ``texts``, ``NAME=VALUE`` items as ``Settings.with_texts``
+    reads them): slower than the circuit's, but its games look like real ones."""
     from ..player import Player
     from ..settings import Settings
-    settings = Settings()
-    for name, text in texts:
-        settings = settings.with_text(name, text)
-    player = Player(settings)
+    player = Player(Settings().with_texts(texts))
     last = [0]  # the move number of the previous call: a smaller one starts a new game
 
     def choose(board: Board, colour: int, rng: random.Random) -> int:
