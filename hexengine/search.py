@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 from .board import SIDE_KEY, Board, zobrist_keys
 from .evaluation import get as get_evaluation
-from .evaluation import resistance, vc_graph
+from .evaluation import network, resistance, vc_graph
 from .evaluation.shortest_path import NO_PATH, path_cells
 from .knowledge import analysis, inferior, responses, vc
 from .knowledge.threats import LOST, OPEN, WIN_NOW, EdgeThreats
@@ -26,7 +26,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 ANALYSIS_SHARE = 0.25  # of the time budget, at most, for the root's fill-in and H-searches
 REFRESH_SHARE = 0.3  # rebuild connections below the root when one per root move fits this
 MIN_ITERATION_SHARE = 0.05  # of the budget: less left than this, no new iteration starts
-ORDERINGS = ("auto", "current", "connected", "graph", "path")
+ORDERINGS = ("auto", "current", "connected", "graph", "path", "policy")
 
 
 class SearchAborted(Exception):
@@ -100,7 +100,14 @@ class Searcher:
         self.connected_order = ordering == "connected"
         # "graph": by current too, in the circuits on each node's H-search graph (Wolve's)
         self.graph_order = ordering == "graph"
-        self.ordering = "current" if self.connected_order or self.graph_order else ordering
+        # "policy": by the value network's move head, read on each node's stones
+        self.policy = None
+        if ordering == "policy":
+            self.policy = network.network()
+            if self.policy is None or self.policy.policy is None:
+                raise ValueError("ordering policy needs network weights with a move head")
+        self.ordering = ("current" if self.connected_order or self.graph_order
+                         or self.policy is not None else ordering)
         self.rank_cache: dict[int, list[int]] = {}  # Zobrist key -> cells by current
         self.tt_size = tt_size
         self.width = width
@@ -398,12 +405,15 @@ class Searcher:
 
     def _by_current(self, colour: int, moves: list[int], taken: int,
                     allowed: int) -> list[int]:
-        """``moves`` (TT move, killers) then the other empty cells by current, most first.
-        One resistance solve per position, cached by Zobrist key."""
+        """``moves`` (TT move, killers) then the other empty cells by current, most first
+        (or by the move head's logits, with policy ordering).  One resistance solve (or
+        one network pass) per position, cached by Zobrist key."""
         key = self.hash ^ (SIDE_KEY if colour else 0)
         ranked = self.rank_cache.get(key)
         if ranked is None:
-            if self.graph_order:
+            if self.policy is not None:
+                ranked = self.policy.ranked_moves(self.geo, self.stones, colour)
+            elif self.graph_order:
                 ranked = vc_graph.rank_moves(self.geo, self.stones)
             else:
                 links = self.links

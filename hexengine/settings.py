@@ -150,7 +150,8 @@ class Settings:
                                "connections while their carriers hold.")
     ordering: str = setting("auto", "Move order: current (resistance current, as Six and "
                             "Wolve), connected, graph (vc-graph's circuits, Wolve's), path "
-                            "(shortest-path cells first), auto (the evaluation's own).",
+                            "(shortest-path cells first), policy (the value network's move "
+                            "head), auto (the evaluation's own).",
                             choices=ORDERINGS)
     seed: int = setting(0, "Random seed: same seed and settings, same fixed-depth games.",
                         low=0)

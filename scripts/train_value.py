@@ -76,14 +76,28 @@ class Net(nn.Module):
                 b.weight.mul_(0.1)
         self.fc1 = nn.Linear(channels, hidden)
         self.fc2 = nn.Linear(hidden, 1)
+        self.policy = HexConv(channels, 1)
 
-    def forward(self, x):
-        inside = x[:, 3].flatten(1)
+    def _trunk(self, x):
         x = torch.relu(self.stem(x))
         for a, b in self.blocks:
             x = torch.relu(x + b(torch.relu(a(x))))
-        pooled = (x.flatten(2) * inside[:, None]).sum(2) / inside.sum(1, keepdim=True)
+        return x
+
+    def _value(self, x, features):
+        inside = x[:, 3].flatten(1)
+        pooled = (features.flatten(2) * inside[:, None]).sum(2) / inside.sum(1, keepdim=True)
         return self.fc2(torch.relu(self.fc1(pooled)))[:, 0]
+
+    def forward(self, x):
+        return self._value(x, self._trunk(x))
+
+    def both(self, x):
+        """The value logits (B,) and the move logits (B, rows·cols of the frame), the
+        cells that are not empty at -1e9."""
+        features = self._trunk(x)
+        moves = self.policy(features)[:, 0].flatten(1)
+        return self._value(x, features), moves + (x[:, 2].flatten(1) - 1.0) * 1e9
 
     def export(self) -> dict[str, np.ndarray]:
         out = {}
@@ -94,6 +108,7 @@ class Net(nn.Module):
         for name, layer in (("fc1", self.fc1), ("fc2", self.fc2)):
             out[f"{name}.w"] = layer.weight.detach().numpy().astype(np.float32)
             out[f"{name}.b"] = layer.bias.detach().numpy().astype(np.float32)
+        out["policy.w"], out["policy.b"] = self.policy.export()
         return out
 
 
@@ -113,11 +128,14 @@ class Net(nn.Module):
                    "the games' random opening moves) against --rank-negatives random other "
                    "moves, as the softmax of the network's values of the children.")
 @click.option("--rank-negatives", type=int, default=3, show_default=True)
+@click.option("--policy-weight", type=float, default=0.0, show_default=True,
+              help="Weight of the policy loss: the cross-entropy of the move played (past "
+                   "the games' random opening moves) under the move logits.")
 @click.option("--holdout", type=int, default=20, show_default=True)
 @click.option("--threads", type=int, default=2, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, rank_weight,
-         rank_negatives, holdout, threads, seed) -> None:
+         rank_negatives, policy_weight, holdout, threads, seed) -> None:
     """Train and export the value network."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
@@ -126,6 +144,7 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
     held = table["game"] % holdout == 0
     groups = {}
     moves = {}  # (split, size) -> (indices into the group, the moves played there)
+    targets = {}  # (split, size) -> each position's move played, a flat frame index or -1
     for size in sorted(set(table["size"].tolist())):
         for split, mask in (("train", ~held), ("test", held)):
             rows = np.nonzero((table["size"] == size) & mask)[0]
@@ -136,9 +155,12 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
                                      .astype(np.float32))
                 groups[(split, size)] = (x, y, w, table["proved"][rows])
                 played = table["ply"][rows] >= RANDOM_PLIES
+                view = _mover_view(table, rows[played])
                 moves[(split, size)] = (
-                    torch.from_numpy(np.nonzero(played)[0]),
-                    torch.from_numpy(_mover_view(table, rows[played])))
+                    torch.from_numpy(np.nonzero(played)[0]), torch.from_numpy(view))
+                target = np.full(len(rows), -1, dtype=np.int64)
+                target[played] = view[:, 0] * (size + 2) + view[:, 1]
+                targets[(split, size)] = torch.from_numpy(target)
     train_keys = [k for k in groups if k[0] == "train"]
     counts = np.array([len(groups[k][1]) for k in train_keys], dtype=float)
     total = int(counts.sum())
@@ -146,11 +168,14 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
                + ", ".join(f"{k[1]}: {len(groups[k][1])}" for k in train_keys))
     net = Net(channels, blocks)
     if init:
-        net.load_state_dict(torch.load(init))
+        missing, _ = net.load_state_dict(torch.load(init), strict=False)
+        if missing:
+            click.echo(f"new in this network: {', '.join(missing)}")
     steps = int(epochs * total / batch)
     if epochs == 0:  # the held-out figures of --init, and nothing written
         click.echo(evaluate(net, groups) + f"; played move first "
-                   f"{rank_accuracy(net, groups, moves):.3f}")
+                   f"{rank_accuracy(net, groups, moves):.3f}; policy top-1 "
+                   f"{policy_accuracy(net, groups, targets):.3f}")
         return
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -163,9 +188,22 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
         x, y, w, _ = groups[key]
         idx = torch.from_numpy(rng.integers(0, len(y), batch))
         xb = x[idx]
-        if rng.random() < 0.5:
+        turned = rng.random() < 0.5
+        if turned:
             xb = torch.flip(xb, (2, 3))
-        loss = (loss_fn(net(xb), y[idx]) * w[idx]).mean()
+        if policy_weight:
+            value, move_logits = net.both(xb)
+            target = targets[key][idx]
+            if turned:  # turning the frame 180° reverses its flat order
+                target = torch.where(target >= 0, xb.shape[2] * xb.shape[3] - 1 - target,
+                                     target)
+            known = target >= 0
+            loss = (loss_fn(value, y[idx]) * w[idx]).mean()
+            if bool(known.any()):
+                loss = loss + policy_weight * nn.functional.cross_entropy(
+                    move_logits[known], target[known])
+        else:
+            loss = (loss_fn(net(xb), y[idx]) * w[idx]).mean()
         if rank_weight:
             loss = loss + rank_weight * rank_loss(net, x, *moves[key], batch // 4,
                                                   rank_negatives, rng)
@@ -178,7 +216,9 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
             click.echo(f"step {step + 1}/{steps} loss {running / report_every:.4f} "
                        f"{time.monotonic() - started:.0f} s; " + evaluate(net, groups)
                        + (f"; played move first {rank_accuracy(net, groups, moves):.3f}"
-                          if rank_weight else ""))
+                          if rank_weight else "")
+                       + (f"; policy top-1 {policy_accuracy(net, groups, targets):.3f}"
+                          if policy_weight else ""))
             running = 0.0
     torch.save(net.state_dict(), os.path.splitext(out)[0] + ".pt")
     arrays = net.export()
@@ -190,10 +230,12 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
         if key[0] == "test":
             x = groups[key][0][:64]
             with torch.no_grad():
-                want = net(x).numpy()
-            got = numpy_net.logits(x.numpy())
+                want, want_moves = (t.numpy() for t in net.both(x))
+            got, got_moves = numpy_net.both(x.numpy())
+            empty = x[:, 2].flatten(1).numpy() > 0
             click.echo(f"size {key[1]}: numpy vs torch max |diff| "
-                       f"{np.abs(want - got).max():.2e}")
+                       f"{np.abs(want - got).max():.2e}, move logits "
+                       f"{np.abs(want_moves - got_moves)[empty].max():.2e}")
     click.echo(f"wrote {out} ({os.path.getsize(out) / 1e6:.2f} MB)")
 
 
@@ -281,6 +323,23 @@ def rank_accuracy(net: "Net", groups: dict, moves: dict, negatives: int = 3) -> 
             scores = -net(children(groups[key][0], picks, cells)).reshape(len(picks), -1)
             hits += int((scores.argmax(1) == 0).sum())
             n += len(picks)
+    return hits / max(n, 1)
+
+
+def policy_accuracy(net: "Net", groups: dict, targets: dict) -> float:
+    """On held-out positions: how often the move played is the policy's first choice."""
+    hits = n = 0
+    with torch.no_grad():
+        for key, (x, *_rest) in groups.items():
+            if key[0] != "test":
+                continue
+            target = targets[key]
+            rows = torch.nonzero(target >= 0)[:, 0][:2048]
+            if not len(rows):
+                continue
+            _, logits = net.both(x[rows])
+            hits += int((logits.argmax(1) == target[rows]).sum())
+            n += len(rows)
     return hits / max(n, 1)
 
 

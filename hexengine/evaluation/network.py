@@ -44,30 +44,71 @@ class ValueNetwork:
         ]
         self.head = tuple(arrays[name].astype(np.float32)
                           for name in ("fc1.w", "fc1.b", "fc2.w", "fc2.b"))
+        # the move head (a hex convolution to one logit per cell), in weights since step 4
+        self.policy = ((arrays["policy.w"].astype(np.float32),
+                        arrays["policy.b"].astype(np.float32))
+                       if "policy.w" in arrays else None)
 
     @classmethod
     def load(cls, path: str = DEFAULT_WEIGHTS) -> "ValueNetwork":
         with np.load(path, allow_pickle=False) as data:
             return cls({name: data[name] for name in data.files})
 
-    def logits(self, batch: np.ndarray) -> np.ndarray:
-        """The logits of a batch of planes, shape (B, PLANES, rows, cols) -> (B,)."""
-        x = np.asarray(batch, dtype=np.float32)
-        inside = x[:, 3].reshape(x.shape[0], -1)
+    def _trunk(self, x: np.ndarray) -> np.ndarray:
         x = np.maximum(_hex_conv(x, *self.stem), 0.0)
         for wa, ba, wb, bb in self.layers:
             y = np.maximum(_hex_conv(x, wa, ba), 0.0)
             x = np.maximum(x + _hex_conv(y, wb, bb), 0.0)
-        flat = x.reshape(x.shape[0], x.shape[1], -1)
+        return x
+
+    def _value(self, planes: np.ndarray, features: np.ndarray) -> np.ndarray:
+        inside = planes[:, 3].reshape(planes.shape[0], -1)
+        flat = features.reshape(features.shape[0], features.shape[1], -1)
         pooled = (flat * inside[:, None, :]).sum(axis=2) / inside.sum(axis=1, keepdims=True)
         w1, b1, w2, b2 = self.head
         hidden = np.maximum(pooled @ w1.T + b1, 0.0)
         return (hidden @ w2.T + b2)[:, 0]
 
+    def logits(self, batch: np.ndarray) -> np.ndarray:
+        """The logits of a batch of planes, shape (B, PLANES, rows, cols) -> (B,)."""
+        x = np.asarray(batch, dtype=np.float32)
+        return self._value(x, self._trunk(x))
+
+    def both(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The value logits (B,) and the move logits (B, rows·cols) of a batch of planes,
+        a cell that is not empty at -1e9; ValueError if these weights have no move head."""
+        if self.policy is None:
+            raise ValueError("these weights have no move head")
+        x = np.asarray(batch, dtype=np.float32)
+        features = self._trunk(x)
+        moves = _hex_conv(features, *self.policy)[:, 0].reshape(x.shape[0], -1)
+        return self._value(x, features), moves + (x[:, 2].reshape(x.shape[0], -1) - 1.0) * 1e9
+
+    def ranked_moves(self, geo: Geometry, stones: list, colour: int) -> list[int]:
+        """The empty cells of a position with ``colour`` to move, by the move head's
+        logits, most likely first."""
+        _, moves = self.both(board_planes.encode(geo, stones, colour)[None])
+        frame_index = _frame_indices(geo, colour)
+        empty = [c for c in geo.iter_bits(geo.mask & ~(stones[0] | stones[1]))]
+        scores = moves[0][frame_index[empty]]
+        return [empty[i] for i in np.argsort(-scores, kind="stable")]
+
     def logit(self, geo: Geometry, stones: list, colour: int) -> float:
         """The logit that ``colour``, to move, wins (clamped to ±CLAMP)."""
         value = float(self.logits(board_planes.encode(geo, stones, colour)[None])[0])
         return max(-CLAMP, min(CLAMP, value))
+
+
+@functools.lru_cache(maxsize=16)
+def _frame_indices(geo: Geometry, colour: int) -> np.ndarray:
+    """Each cell's flat index in the planes of ``colour`` to move (white's transposed)."""
+    out = np.zeros(geo.max_index, dtype=np.int64)
+    cols = geo.width + 2 if colour == 0 else geo.height + 2
+    for cell in geo.cells:
+        col, row = geo.coords(cell)
+        r, c = (row, col) if colour == 0 else (col, row)
+        out[cell] = (r + 1) * cols + c + 1
+    return out
 
 
 def _hex_conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
