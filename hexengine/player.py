@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from . import book, kernels, opening
 from .board import Board
-from .evaluation import EVALUATIONS, resistance, two_distance
+from .evaluation import EVALUATIONS, network, resistance, two_distance
 from .geometry import Geometry
 from .search import WIN, Searcher, SearchResult, minimax_root
 from .settings import Settings
@@ -26,13 +26,12 @@ class Player:
     """Chooses moves for the engine under its current settings."""
 
     def __init__(self, settings: Optional[Settings] = None) -> None:
-        self.settings = settings or Settings()
+        self.use(settings or Settings())
         self._searcher: Optional[Searcher] = None
         self._searcher_key: Optional[Settings] = None
         self.rng = random.Random(self.settings.seed)
         self._solver: Optional[Solver] = None
         kernels.start()  # the compiled kernels load (or compile) while the engine waits
-        self.apply_settings()
 
     def configure(self, name: str, text: str) -> None:
         """Set one setting from its text form (ValueError says what was wrong) and apply
@@ -40,7 +39,10 @@ class Player:
         self.use(self.settings.with_text(name, text))
 
     def use(self, settings: Settings) -> None:
-        """Play under ``settings`` from now on (the searcher follows at the next search)."""
+        """Play under ``settings`` from now on (the searcher follows at the next search);
+        ValueError, with the settings unchanged, for what the installation cannot do."""
+        if settings.ordering == "policy":
+            network.move_head()
         self.settings = settings
         self.apply_settings()
 
@@ -121,7 +123,7 @@ class Player:
                                 time.monotonic() - started, [known], proved=True)
         solved = None if not knows else solve_for_move(
             self.solver(), board.geo, board.stones, colour, seconds, stop,
-            early_stones=s.solver_from, share=s.solver_share)
+            early_stones=s.solver_from, share=s.solver_share, threads=s.threads)
         if solved is not None and (solved.winner == colour or solved.searched):
             # (a loss seen at sight has no stubborn move: the search picks one inside the
             # opponent's connection by its evaluation)

@@ -101,11 +101,7 @@ class Searcher:
         # "graph": by current too, in the circuits on each node's H-search graph (Wolve's)
         self.graph_order = ordering == "graph"
         # "policy": by the value network's move head, read on each node's stones
-        self.policy = None
-        if ordering == "policy":
-            self.policy = network.network()
-            if self.policy is None or self.policy.policy is None:
-                raise ValueError("ordering policy needs network weights with a move head")
+        self.policy = network.move_head() if ordering == "policy" else None
         self.ordering = ("current" if self.connected_order or self.graph_order
                          or self.policy is not None else ordering)
         self.rank_cache: dict[int, list[int]] = {}  # Zobrist key -> cells by current

@@ -75,7 +75,10 @@ def main(**values: Any) -> None:
     Every option is also an engine parameter (param_hexengine, the same name with
     underscores: --time is max_time, --eval evaluation, --depth max_depth, --swap
     allow_swap, --log log_file)."""
-    engine = Engine(Settings(**values), log=sys.stderr)
+    try:
+        engine = Engine(Settings(**values), log=sys.stderr)
+    except ValueError as exc:  # settings this installation cannot play under
+        raise click.UsageError(str(exc)) from None
     session = Session(engine.handle, _stdin_lines(), sys.stdout)
     engine.gfx_out = session.send_gfx
     status = session.run()

@@ -127,7 +127,10 @@ class Engine:
             raise HtpError(str(exc)) from None
         if name in ("log_file", "quiet"):  # a bad path is refused before anything changes
             self.set_log(new.log_file, new.quiet)
-        self.player.use(new)
+        try:
+            self.player.use(new)
+        except ValueError as exc:
+            raise HtpError(str(exc)) from None
         self.board.allow_swap = new.allow_swap
         if new.allow_swap and not s.allow_swap:  # (the swap game's opening values)
             self.player.prepare(self.board.geo)

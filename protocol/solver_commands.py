@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from hexengine.board import COLOUR_NAMES
+from hexengine.solver import parallel
 
 from .engine import Engine, command
 from .htp import HtpError
@@ -19,10 +20,10 @@ def _solver_progress(engine: Engine, what: str):
 def _dfpn_solve_state(engine: Engine, args: list[str]) -> str:
     colour = engine.open_position(args[0])
     board = engine.board
-    solver = engine.player.solver()
-    result = solver.solve(board.geo, list(board.stones), colour,
-                          engine.player.settings.solver_time, engine._interrupt,
-                          _solver_progress(engine, "dfpn-solve-state"))
+    settings = engine.player.settings
+    result = parallel.solve(engine.player.solver(), board.geo, list(board.stones), colour,
+                            settings.solver_time, engine._interrupt,
+                            _solver_progress(engine, "dfpn-solve-state"), settings.threads)
     verdict = "unknown" if result.winner is None else COLOUR_NAMES[result.winner]
     pv = " ".join(board.move_name(m) for m in result.pv)
     engine.say(f"dfpn-solve-state {COLOUR_NAMES[colour]} to move: {verdict} "

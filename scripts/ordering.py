@@ -9,6 +9,9 @@ solved), asks two questions of our knowledge:
   search's width keeps the first cells of)?
 - value: where does it come when every move is scored by the static evaluation of the
   position after it (the choice of a one-ply search)?
+- graph: in the order of ``vc_graph.rank_moves`` (the default evaluation's move order)?
+- policy: in the order of the value network's move head (``ordering policy``), where the
+  weights (``--weights``, the shipped ones by default) have one?
 
 It prints the share of positions where the move is in our first 1, 3, 6 and 10.  A width-6
 search never sees a reply outside the first 6 of the order, which is why the order's top-6
@@ -26,8 +29,9 @@ import click
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from hexengine import kernels  # noqa: E402
 from hexengine.board import Board  # noqa: E402
-from hexengine.evaluation import resistance  # noqa: E402
+from hexengine.evaluation import network, resistance, vc_graph  # noqa: E402
 
 TOPS = (1, 3, 6, 10)
 
@@ -62,12 +66,20 @@ def shares(ranks: list[int]) -> str:
 @click.argument("results", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--engine", required=True, help="The engine whose moves are predicted.")
 @click.option("--min-seconds", type=float, default=0.3, show_default=True)
-def main(results: tuple[str, ...], engine: str, min_seconds: float) -> None:
-    order_ranks, value_ranks = [], []
+@click.option("--weights", default=network.DEFAULT_WEIGHTS, show_default=True,
+              help="The network whose move head is scored.")
+def main(results: tuple[str, ...], engine: str, min_seconds: float, weights: str) -> None:
+    kernels.start(wait=True)  # (the compiled H-search, which the graph order reads)
+    order_ranks, value_ranks, graph_ranks, policy_ranks = [], [], [], []
+    net = network.network(weights)
+    head = net if net is not None and net.policy is not None else None
     for board, colour, move in positions(list(results), engine, min_seconds):
         geo, stones = board.geo, board.stones
         ranked = resistance.rank_moves(geo, stones, colour)
         order_ranks.append(ranked.index(move))
+        graph_ranks.append(vc_graph.rank_moves(geo, stones).index(move))
+        if head is not None:
+            policy_ranks.append(head.ranked_moves(geo, stones, colour).index(move))
         scored = []
         for cell in geo.iter_bits(board.empty):
             after = list(stones)
@@ -80,6 +92,9 @@ def main(results: tuple[str, ...], engine: str, min_seconds: float) -> None:
     print(f"{len(order_ranks)} positions")
     print(f"order: {shares(order_ranks)}")
     print(f"value: {shares(value_ranks)}")
+    print(f"graph: {shares(graph_ranks)}")
+    if policy_ranks:
+        print(f"policy: {shares(policy_ranks)}")
 
 
 if __name__ == "__main__":

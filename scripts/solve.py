@@ -26,6 +26,8 @@ from hexengine.board import BLACK, WHITE  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
 from hexengine.knowledge import hsearch  # noqa: E402
 from hexengine.solver import KNOWLEDGE, Solver, VCKnowledge, knowledge_by_name  # noqa: E402
+from hexengine.solver import parallel  # noqa: E402
+from hexengine.solver.knowledge import ORDERS  # noqa: E402
 
 
 @click.command()
@@ -45,11 +47,17 @@ from hexengine.solver import KNOWLEDGE, Solver, VCKnowledge, knowledge_by_name  
               help="With vc knowledge: fill the opponent's combinatorial decompositions.")
 @click.option("--dominated/--no-dominated", default=False, show_default=True,
               help="With vc knowledge: prune dominated cells as well as vulnerable ones.")
+@click.option("--order", type=click.Choice(ORDERS), default="centre", show_default=True,
+              help="With vc knowledge: each node's moves by centre distance, by the "
+                   "circuit's current, or by the value network's move head.")
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes sharing each root's moves (hexengine.solver.parallel).")
 @click.option("--profile", type=int, default=0, metavar="N",
               help="Profile the solves: the N functions with the most cumulative time, and "
                    "the moves searched per expanded node.")
 def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
-         tt_size: int, compiled: bool, decompose: bool, dominated: bool, profile: int) -> None:
+         tt_size: int, compiled: bool, decompose: bool, dominated: bool, order: str,
+         threads: int, profile: int) -> None:
     kernels.start(wait=True)
     profiler = cProfile.Profile() if profile else None
     expanded = [0, 0]  # expansions that listed moves, moves listed
@@ -67,7 +75,7 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
         if solver is None or fresh:
             known = knowledge_by_name(knowledge)
             if isinstance(known, VCKnowledge):
-                known.decompose, known.dominated = decompose, dominated
+                known.decompose, known.dominated, known.order = decompose, dominated, order
             solver = Solver(known, tt_size=tt_size)
             if profiler is not None:
                 _count_moves(known, expanded)
@@ -75,7 +83,7 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
         started = time.monotonic()
         if profiler is not None:
             profiler.enable()
-        result = solver.solve(geo, stones, WHITE, seconds=limit)
+        result = parallel.solve(solver, geo, stones, WHITE, limit, threads=threads)
         if profiler is not None:
             profiler.disable()
         took = time.monotonic() - started

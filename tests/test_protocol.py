@@ -308,10 +308,11 @@ def test_genmove_answers_swap_pieces_for_a_central_opening(make_engine):
     assert move in legal and move != "d3"
 
 
-@pytest.mark.parametrize("ordering", ["current", "connected", "graph", "path", "auto"])
+@pytest.mark.parametrize("ordering", ["current", "connected", "graph", "path", "policy",
+                                      "auto"])
 def test_ordering_parameter_is_listed_set_and_searched_with(make_engine, ordering):
     engine = make_engine("--time", "0.3")
-    assert "[list/auto/current/connected/graph/path] ordering auto" in engine.ok(
+    assert "[list/auto/current/connected/graph/path/policy] ordering auto" in engine.ok(
         "param_hexengine")
     engine.ok(f"param_hexengine ordering {ordering}")
     assert f"ordering {ordering}" in engine.ok("param_hexengine")

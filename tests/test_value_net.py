@@ -135,3 +135,86 @@ def test_first_move_without_swap_is_central(engine, size, within):
     c, r = geo.coords(Board(size).parse_move(move))
     centre = ((size - 1) // 2, (size - 1) // 2)
     assert hex_distance((c, r), centre) <= within, move
+
+
+def transposed(board: Board) -> Board:
+    """The same position with rows and columns exchanged and the colours swapped."""
+    geo = board.geo
+    twin = Board(board.height, board.width)
+    for colour in (0, 1):
+        for cell in geo.iter_bits(board.stones[colour]):
+            c, r = geo.coords(cell)
+            twin.play(twin.geo.index(r, c), 1 - colour)
+    return twin
+
+
+@pytest.mark.parametrize("size,stones,seed", [(7, 8, 1), (9, 20, 2), (11, 31, 3)])
+def test_move_head_reads_white_as_the_transposed_black(size, stones, seed):
+    """The move head ranks exactly the empty cells, and white's ranking on a board is
+    black's on its transpose, cell for cell."""
+    net = shipped()
+    board = random_board(size, stones, seed)
+    geo = board.geo
+    white = net.ranked_moves(geo, board.stones, 1)
+    assert sorted(white) == sorted(geo.iter_bits(board.empty))
+    twin = transposed(board)
+    black = net.ranked_moves(twin.geo, twin.stones, 0)
+    flip = {cell: twin.geo.index(*reversed(geo.coords(cell))) for cell in geo.cells}
+    assert [flip[c] for c in white[:10]] == black[:10]
+
+
+def test_move_head_blocks_the_one_cell_that_saves_the_game():
+    """Black's chain joins top and bottom but for one cell two or more rows from either
+    edge; white, to move, must take that cell (any other move loses at once).  The move
+    head's first choice must be it in nearly every such position."""
+    net = shipped()
+    hits = []
+    for seed in range(40):
+        rng = random.Random(seed)
+        size = rng.choice([7, 9, 11])
+        board = Board(size)
+        geo = board.geo
+        col, gap = rng.randrange(1, size - 1), rng.randrange(2, size - 2)
+        for row in range(size):
+            if row != gap:
+                board.play(geo.index(col, row), 0)
+        others = [c for c in geo.cells if geo.coords(c)[0] != col]
+        rng.shuffle(others)
+        for cell in others[:size - 2]:
+            board.play(cell, 1)
+        hits.append(net.ranked_moves(geo, board.stones, 1)[0] == geo.index(col, gap))
+    assert sum(hits) >= 36, f"{sum(hits)} of {len(hits)}"
+
+
+def test_engine_orders_its_search_by_the_move_head(engine):
+    engine.ok("param_hexengine ordering policy")
+    engine.ok("boardsize 7")
+    for cell in ("d1", "d2", "d3", "d5", "d6", "d7"):
+        engine.ok(f"play b {cell}")
+    engine.ok("play w a1")
+    assert engine.ok("genmove w") == "d4"  # the one block
+    engine.ok("clear_board")
+    engine.ok("boardsize 9")
+    engine.ok("play b e5")
+    legal = engine.ok("all_legal_moves").split()
+    ok, move, elapsed = engine.timed("genmove w")
+    assert ok and move in legal
+    assert elapsed < 1.5
+    assert "ordering policy" in engine.ok("param_hexengine")
+
+
+def test_policy_ordering_is_refused_where_the_weights_have_no_move_head(monkeypatch):
+    from hexengine.player import Player
+    from hexengine.search import Searcher
+
+    arrays = dict(np.load(network.DEFAULT_WEIGHTS))
+    for name in ("policy.w", "policy.b"):
+        arrays.pop(name, None)
+    headless = network.ValueNetwork(arrays)
+    monkeypatch.setattr(network, "network", lambda path=network.DEFAULT_WEIGHTS: headless)
+    player = Player()
+    with pytest.raises(ValueError, match="move head"):
+        player.configure("ordering", "policy")
+    assert player.settings.ordering == "auto"
+    with pytest.raises(ValueError, match="move head"):
+        Searcher("vc-graph", ordering="policy")

@@ -130,6 +130,15 @@ def network(path: str = DEFAULT_WEIGHTS) -> Optional[ValueNetwork]:
     return ValueNetwork.load(path)
 
 
+def move_head() -> ValueNetwork:
+    """The shipped network, for its move head; ValueError when it has none."""
+    net = network()
+    if net is None or net.policy is None:
+        raise ValueError(f"ordering policy needs network weights with a move head "
+                         f"({DEFAULT_WEIGHTS} has none)")
+    return net
+
+
 def evaluate(geo: Geometry, stones: list, colour: int) -> float:
     """The shipped network's logit for ``colour`` to move (an evaluation like the others)."""
     net = network()

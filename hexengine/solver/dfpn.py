@@ -89,12 +89,16 @@ class Solver:
     def solve(self, geo: Geometry, stones: list[int], colour: int,
               seconds: Optional[float] = None, stop: Optional[threading.Event] = None,
               progress: Optional[Callable[[dict], None]] = None,
-              progress_every: float = 1.0) -> SolveResult:
+              progress_every: float = 1.0, moves: int = -1) -> SolveResult:
         """Solve the position with ``colour`` to move, within ``seconds`` or until ``stop``.
 
-        The result's ``winner`` is None unless it was proved."""
+        The result's ``winner`` is None unless it was proved.  ``moves`` (a bitboard) keeps
+        only those of the root's moves: a win is then one of them, and a loss says only
+        that each of them loses, so such a root is not kept in the table (a parallel
+        solve's share, ``parallel``)."""
         started = time.monotonic()
         self._setup(geo, stones, stop, progress, progress_every, started, seconds)
+        self.root_moves = moves
         result = SolveResult(colour)
         done = self._decided(colour)
         if done is not None:
@@ -105,6 +109,8 @@ class Solver:
             except Aborted:
                 pass
             entry = self._lookup(colour)
+            if moves != -1:  # (the root's entry holds for these moves only)
+                self.tt.pop(self._key(colour)[0], None)
             if entry is not None:
                 pn, dn, proof, best = entry
                 result.pn, result.dn = pn, dn
@@ -112,7 +118,7 @@ class Solver:
                     result.winner = colour if pn == 0 else 1 - colour
                     result.proof = proof
                     result.move = best
-                    result.searched = self.tt[self._key(colour)[0]][4] > 1  # its work
+                    result.searched = moves != -1 or self.tt[self._key(colour)[0]][4] > 1
             result.pv = self._pv(colour)
             if result.pv and result.move < 0:
                 result.move = result.pv[0]
@@ -171,6 +177,25 @@ class Solver:
         self.h, self.hr = h, hr
         return winning, losing
 
+    def proved_entries(self) -> dict[int, tuple]:
+        """The table's proved positions (to hand to another solver's ``merge``)."""
+        return {k: e for k, e in self.tt.items() if e[0] == 0 or e[1] == 0}
+
+    def merge(self, entries: dict[int, tuple]) -> None:
+        """Take another solver's proved positions (same board, same keys) into the table."""
+        self.tt.update(entries)
+        if len(self.tt) > self.tt_size:
+            self._evict()
+
+    def record(self, geo: Geometry, stones: list[int], colour: int, result: SolveResult) -> None:
+        """Keep a proved result of this position, found elsewhere, in the table."""
+        if result.winner is None:
+            return
+        self._setup(geo, stones, None, None, 1.0, time.monotonic(), None)
+        key, flip = self._key(colour)
+        pn, dn = (0, INF) if result.winner == colour else (INF, 0)
+        self._store(key, flip, pn, dn, result.proof, result.move, max(result.nodes, 2))
+
     def pv(self, geo: Geometry, stones: list[int], colour: int) -> list[int]:
         """The proof's principal variation from the table (no search)."""
         self._setup(geo, stones, None, None, 1.0, time.monotonic(), None)
@@ -209,6 +234,7 @@ class Solver:
         self.started = started
         self.nodes = 0
         self.root_bounds = (1, 1)
+        self.root_moves = -1
 
     def _decided(self, colour: int) -> Optional[int]:
         geo = self.geo
@@ -288,6 +314,8 @@ class Solver:
             pn, dn = (0, INF) if status == WIN else (INF, 0)
             self._store(key, flip, pn, dn, proof, best, 1)
             return pn, dn, proof
+        if root and self.root_moves != -1:
+            children = [c for c in children if (self.root_moves >> c[0]) & 1]
         if self.use_history and len(children) > 1:
             hist = self.history
             children = sorted(children, key=lambda c: (0 if c[1] else 1, -hist[c[0]]))

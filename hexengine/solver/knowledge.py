@@ -10,6 +10,7 @@ cells).  ``knowledge_by_name("auto")`` picks the best available.
 """
 from __future__ import annotations
 
+from ..evaluation import network
 from ..evaluation.resistance import rank_moves
 from ..geometry import Geometry
 
@@ -106,6 +107,9 @@ class SimpleKnowledge:
 
 
 # --- knowledge from the connection and inferior-cell engines ------------------------------
+ORDERS = ("centre", "current", "policy")  # VCKnowledge's orders of a node's moves
+
+
 class VCKnowledge(SimpleKnowledge):
     """``SimpleKnowledge`` plus ``hexengine.knowledge``: fill-in, with the opponent's
     combinatorial decompositions filled too (``decompose``), the opponent's virtual
@@ -246,8 +250,9 @@ class VCKnowledge(SimpleKnowledge):
         kept = [c for c in children if (must >> c[0]) & 1]
         if not kept:
             kept = children
-        if self.order == "current" and len(kept) > 1:
-            ranked = rank_moves(geo, filled, colour)
+        if self.order != "centre" and len(kept) > 1:
+            ranked = (rank_moves(geo, filled, colour) if self.order == "current"
+                      else network.move_head().ranked_moves(geo, stones, colour))
             pos = {cell: i for i, cell in enumerate(ranked)}
             far = len(pos)
             kept.sort(key=lambda c: (0 if c[1] else 1, c[4], pos.get(c[0], far)))

@@ -6,6 +6,7 @@ import threading
 from typing import Callable, Optional
 
 from ..geometry import Geometry
+from . import parallel
 from .dfpn import Solver, SolveResult
 
 SOLVE_EMPTY_CELLS = 30   # try to solve when at most this many cells are empty
@@ -30,13 +31,13 @@ def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int
                    seconds: float, stop: Optional[threading.Event] = None,
                    progress: Optional[Callable[[dict], None]] = None,
                    early_stones: int = EARLY_STONES,
-                   share: float = SOLVE_SHARE) -> Optional[SolveResult]:
+                   share: float = SOLVE_SHARE, threads: int = 1) -> Optional[SolveResult]:
     """``genmove``'s first step: when few enough cells are empty (or the board is small),
     give the solver ``share`` of the budget (up to 9x9: from ``early_stones`` stones on;
     boards up to 6x6 always give it ``SMALL_BOARD_SHARE``).
     None when it was not tried; otherwise the result, solved (a win to play, or a loss the
     search should answer as best it can) or not (``winner`` None; ``losing`` still names
-    the moves it proved to lose)."""
+    the moves it proved to lose).  ``threads``: processes the solve may use (``parallel``)."""
     empty = geo.mask & ~(stones[0] | stones[1])
     count = empty.bit_count()
     cells = geo.mask.bit_count()
@@ -59,7 +60,8 @@ def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int
         share = SMALL_BOARD_SHARE
     if share <= 0:
         return None
-    result = solver.solve(geo, stones, colour, seconds * share, stop, progress)
+    result = parallel.solve(solver, geo, stones, colour, seconds * share, stop, progress,
+                            threads)
     if result.winner is None or result.move < 0 or not (empty >> result.move) & 1:
         if stop is None or not stop.is_set():
             solver.failed_at = (geo, count)

@@ -1,0 +1,128 @@
+"""The solver on two processes (``hexengine.solver.parallel``): the same verdicts as one
+process and as exhaustive play, proofs that hold, the engine's table fed with what the
+workers proved, stops honoured, and ``param_hexengine threads`` over the protocol."""
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+
+import pytest
+
+from hexengine.board import BLACK, WHITE
+from hexengine.geometry import geometry
+from hexengine.solver import Solver, knowledge_by_name, parallel
+
+from .test_solver import connected, exhaustive
+
+OPENINGS_6X6 = os.path.join(os.path.dirname(os.path.dirname(__file__)), "scripts",
+                            "positions", "6x6-openings.txt")
+
+
+def published_6x6() -> dict[str, str]:
+    """Opening cell -> winner, from the committed file of published results."""
+    winners = {}
+    with open(OPENINGS_6X6) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 5 and parts[0] == "6" and parts[3] == "=":
+                winners[parts[1]] = parts[4]
+    assert len(winners) == 36
+    return winners
+
+
+def test_a_share_of_the_root_is_solved_alone():
+    """Restricted to some of the root's moves, a win is one of them and a loss says each
+    of them loses, and the restricted verdict is not kept as the root's."""
+    geo = geometry(4, 4)
+    wins = exhaustive(geo)
+    solver = Solver(knowledge_by_name("auto"))
+    winning = {m for m in geo.cells if not wins(1 << m, 0, WHITE)}  # a4 b3 c2 d1
+    losing = geo.mask & ~sum(1 << m for m in winning)
+    result = solver.solve(geo, [0, 0], BLACK, moves=losing)
+    assert result.winner == WHITE
+    assert solver.solve(geo, [0, 0], BLACK, 0.0).winner is None  # not kept
+    result = solver.solve(geo, [0, 0], BLACK, moves=1 << geo.parse("b3"))
+    assert result.winner == BLACK and result.move == geo.parse("b3")
+
+
+@pytest.mark.parametrize("size", [3, 4])
+def test_two_processes_agree_with_exhaustive_search(size):
+    geo = geometry(size, size)
+    wins = exhaustive(geo)
+    for cell in geo.cells:
+        solver = Solver(knowledge_by_name("auto"))
+        stones = [1 << cell, 0]
+        result = parallel.solve(solver, geo, stones, WHITE, threads=2)
+        assert result.solved
+        assert (result.winner == WHITE) == wins(stones[0], 0, WHITE), geo.name(cell)
+        if result.winner == WHITE:
+            child = [stones[0], 1 << result.move]
+            assert connected(geo, child, WHITE) or not wins(child[0], child[1], BLACK)
+
+
+def test_proofs_of_two_processes_hold_whatever_fills_the_other_cells():
+    """A proof set names every cell the verdict rests on: fill the rest at random, in
+    either colour, and exhaustive play must still give the same winner."""
+    geo = geometry(4, 4)
+    wins = exhaustive(geo)
+    rng = random.Random(5)
+    for cell in geo.cells:
+        solver = Solver(knowledge_by_name("auto"))
+        stones = [1 << cell, 0]
+        result = parallel.solve(solver, geo, stones, WHITE, threads=2)
+        free = geo.mask & ~stones[0] & ~result.proof
+        for _ in range(5):
+            filled = list(stones)
+            for m in geo.iter_bits(free):
+                if rng.random() < 0.5:
+                    filled[rng.randrange(2)] |= 1 << m
+            if connected(geo, filled, BLACK) or connected(geo, filled, WHITE):
+                continue
+            assert wins(filled[0], filled[1], WHITE) == (result.winner == WHITE)
+
+
+def test_5x5_openings_on_two_processes_feed_the_engines_table():
+    geo = geometry(5, 5)
+    solver = Solver(knowledge_by_name("auto"))
+    black = set()
+    for cell in geo.cells:
+        result = parallel.solve(solver, geo, [1 << cell, 0], WHITE, threads=2)
+        assert result.solved
+        if result.winner == BLACK:
+            black.add(geo.name(cell))
+        # what the workers proved is now in the engine's own table
+        again = solver.solve(geo, [1 << cell, 0], WHITE, 0.0)
+        assert again.winner == result.winner
+    assert len(black) == 13
+
+
+def test_a_stop_or_the_time_limit_ends_the_workers():
+    geo = geometry(9, 9)
+    solver = Solver(knowledge_by_name("auto"))
+    started = time.monotonic()
+    result = parallel.solve(solver, geo, [1 << geo.parse("e5"), 0], WHITE, 0.5, threads=2)
+    assert time.monotonic() - started < 2.5
+    assert result.winner is None
+    stop = threading.Event()
+    threading.Timer(0.5, stop.set).start()
+    started = time.monotonic()
+    result = parallel.solve(solver, geo, [1 << geo.parse("e5"), 0], WHITE, None, stop,
+                            threads=2)
+    assert time.monotonic() - started < 2.5
+    assert result.winner is None
+
+
+def test_threads_over_the_protocol(make_engine):
+    engine = make_engine("--threads", "2", "--solver-time", "60")
+    assert "threads 2" in engine.ok("param_hexengine")
+    engine.ok("boardsize 6")
+    winners = published_6x6()
+    for cell in ("b3", "f5", "a1", "c3"):
+        engine.ok("clear_board")
+        engine.ok(f"play b {cell}")
+        engine.ok("dfpn-clear-tt")
+        assert engine.ok("dfpn-solve-state white", timeout=60) == winners[cell], cell
+    assert engine.error("param_hexengine threads 0")
+    assert "threads 2" in engine.ok("param_hexengine")
