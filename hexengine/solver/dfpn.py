@@ -30,6 +30,9 @@ from ..geometry import Geometry
 from .knowledge import INF, LOSS, WIN, SimpleKnowledge, winning_cells
 
 
+EXCHANGE_EVERY = 0.1  # seconds between a parallel worker's trades of proofs
+
+
 class Aborted(Exception):
     """The time limit passed or the stop flag was set."""
 
@@ -73,6 +76,11 @@ class Solver:
         self.nodes = 0
         self.evictions = 0
         self._tables: dict[int, tuple] = {}
+        # a parallel solve's worker (``parallel``): the proofs it stores are noted in the
+        # journal, and ``exchange`` is called every EXCHANGE_EVERY seconds to trade them
+        self.journal: Optional[dict[int, tuple]] = None
+        self.exchange: Optional[Callable[[], None]] = None
+        self.root_key = -1
 
     # --- public ------------------------------------------------------------------------
     def clear(self) -> None:
@@ -99,6 +107,7 @@ class Solver:
         started = time.monotonic()
         self._setup(geo, stones, stop, progress, progress_every, started, seconds)
         self.root_moves = moves
+        self.root_key = self._key(colour)[0]
         result = SolveResult(colour)
         done = self._decided(colour)
         if done is not None:
@@ -231,6 +240,7 @@ class Solver:
         self.progress = progress
         self.progress_every = progress_every
         self.next_report = started + progress_every
+        self.next_exchange = started + EXCHANGE_EVERY
         self.started = started
         self.nodes = 0
         self.root_bounds = (1, 1)
@@ -268,7 +278,9 @@ class Solver:
             if best >= 0:
                 best = self.geo.rotate(best)
         tt = self.tt
-        tt[key] = (pn, dn, proof, best, work)
+        entry = tt[key] = (pn, dn, proof, best, work)
+        if self.journal is not None and (pn == 0 or dn == 0) and key != self.root_key:
+            self.journal[key] = entry
         if len(tt) > self.tt_size:
             self._evict()
 
@@ -287,6 +299,9 @@ class Solver:
             raise Aborted
         if self.deadline is not None and now >= self.deadline:
             raise Aborted
+        if self.exchange is not None and now >= self.next_exchange:
+            self.next_exchange = now + EXCHANGE_EVERY
+            self.exchange()
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + self.progress_every
             pn, dn = self.root_bounds

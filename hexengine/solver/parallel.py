@@ -1,23 +1,27 @@
-"""The solver on several cores: the root's moves shared out among worker processes.
+"""The solver on several cores: worker processes that share their proofs.
 
 Python threads would share one interpreter, so each worker is a process forked from the
-engine: it starts with a copy of the solver (its table and knowledge), solves the root
-restricted to its share of the moves (``Solver.solve(moves=...)``), and sends back its
-verdict and the positions it proved.  The root's moves are dealt out best-first in turn,
-so each share holds some of the likeliest moves.
+engine, starting with a copy of its solver (table and knowledge).  Worker 0 solves the
+whole root, exactly as one process would; each other worker solves the root restricted
+to a share of its other moves (``Solver.solve(moves=...)``), dealt out best-first in turn.
+Every 0.1 s each worker sends the positions it has proved since and takes in those the
+others sent (through this process, which relays them), so a refutation found by one is a
+proof the others read from their tables: a move's proved loss prunes its siblings in
+worker 0's root, and a move proved to win ends the search.
 
-- A share that holds a winning move proves the root won: the other workers stop.
-- When every share loses, the root is lost; its proof is the union of theirs (each holds
-  the proofs of its own moves and the cells that justify leaving out the rest).
+- Any worker that proves a winning move proves the root won.
+- Worker 0's loss is the root's loss.
 - Otherwise (time, or the stop flag) the root stays unknown.
 
-The proved positions of every worker are merged into the engine's solver, so that later
-questions (the PV, the next move's solve) find them.  Where ``fork`` is not available,
-or the root has fewer than two moves to share, the solver runs alone.
+The solver first tries alone for 0.3 s, which settles most positions without a fork.
+Everything the workers proved is merged into the engine's solver, so that later questions
+(the PV, the next move's solve) find it.  Where ``fork`` is not available, or the root
+has fewer than two moves, the solver runs alone.
 """
 from __future__ import annotations
 
 import multiprocessing
+import queue
 import threading
 import time
 from multiprocessing.connection import Connection, wait
@@ -28,6 +32,7 @@ from .dfpn import Solver, SolveResult
 from .knowledge import LOSS
 
 POLL = 0.02  # seconds between looks at the stop flag while the workers run
+SERIAL_FIRST = 0.3  # seconds the solver tries alone before the workers start
 
 
 def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
@@ -38,23 +43,24 @@ def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
     started = time.monotonic()
     if threads <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return solver.solve(geo, stones, colour, seconds, stop, progress)
-    # decided at sight or already in the table: no workers needed
-    known = solver.solve(geo, stones, colour, 0.0)
-    if known.solved:
+    # most positions are decided at sight, in the table or in a few hundred nodes: alone
+    # first (the workers then start from its table)
+    first = SERIAL_FIRST if seconds is None else min(SERIAL_FIRST, seconds)
+    known = solver.solve(geo, stones, colour, first, stop, progress)
+    if known.solved or (stop is not None and stop.is_set()) or (
+            seconds is not None and time.monotonic() - started >= seconds):
         known.elapsed = time.monotonic() - started
         return known
     status, _, _, children, _ = solver.knowledge.expand(geo, list(stones), colour)
     if status or len(children) < 2 or any(c[1] == LOSS for c in children):
         return solver.solve(geo, stones, colour, seconds, stop, progress)
-    shares = [0] * min(threads, len(children))
-    for i, child in enumerate(children):
-        shares[i % len(shares)] |= 1 << child[0]
+    shares = [-1] + [0] * min(threads - 1, len(children) - 1)
+    for i, child in enumerate(children[1:]):
+        shares[1 + i % (len(shares) - 1)] |= 1 << child[0]
     left = None if seconds is None else max(0.0, seconds - (time.monotonic() - started))
-    results = _run(solver, geo, stones, colour, shares, left, stop)
-    result = _combine(colour, results)
-    for answer in results:
-        if answer is not None:
-            solver.merge(answer[5])
+    answers = _run(solver, geo, stones, colour, shares, left, stop)
+    result = _combine(colour, answers)
+    result.nodes += known.nodes
     solver.record(geo, stones, colour, result)
     if result.solved and result.winner == colour and not result.pv:
         result.pv = [result.move]
@@ -64,18 +70,25 @@ def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
 
 def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, shares: list[int],
          seconds: Optional[float], stop: Optional[threading.Event]) -> list:
-    """Each share solved in a forked worker; a worker's answer, or None where it did not
-    answer (stopped once another share won, or by ``stop``)."""
+    """Each share solved in a forked worker, their proofs relayed between them and merged
+    into ``solver``; each worker's answer, or None where it gave none (stopped once the
+    root was decided, or by ``stop``)."""
     context = multiprocessing.get_context("fork")
     workers, pipes = [], []
     for share in shares:
-        receive, send = context.Pipe(duplex=False)
+        mine, theirs = context.Pipe()
         worker = context.Process(target=_work, daemon=True,
-                                 args=(solver, geo, stones, colour, share, seconds, send))
+                                 args=(solver, geo, stones, colour, share, seconds, theirs))
         worker.start()
-        send.close()
+        theirs.close()
         workers.append(worker)
-        pipes.append(receive)
+        pipes.append(mine)
+    # a sender thread per worker, so that this loop never waits on a full pipe
+    outboxes: list[queue.SimpleQueue] = [queue.SimpleQueue() for _ in pipes]
+    senders = [threading.Thread(target=_send_all, args=(pipe, box), daemon=True)
+               for pipe, box in zip(pipes, outboxes)]
+    for sender in senders:
+        sender.start()
     answers: list = [None] * len(shares)
     waiting = dict(zip(pipes, range(len(shares))))
     try:
@@ -83,15 +96,26 @@ def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, shares: 
             if stop is not None and stop.is_set():
                 break
             for pipe in wait(list(waiting), timeout=POLL):
-                i = waiting.pop(pipe)
+                i = waiting[pipe]
                 try:
-                    answers[i] = pipe.recv()
+                    kind, body = pipe.recv()
                 except EOFError:  # the worker died without answering
+                    del waiting[pipe]
                     continue
-                if answers[i][0] == colour:  # a winning move: the root is won
-                    waiting.clear()
+                if kind == "proved":
+                    solver.merge(body)
+                    for j, box in enumerate(outboxes):
+                        if j != i and pipes[j] in waiting:
+                            box.put(body)
+                    continue
+                del waiting[pipe]
+                answers[i] = body
+                if body[0] == colour or (i == 0 and body[0] is not None):
+                    waiting.clear()  # won by a share, or decided by the whole root
                     break
     finally:
+        for box in outboxes:
+            box.put(None)
         for worker in workers:
             if worker.is_alive():
                 worker.terminate()
@@ -101,33 +125,51 @@ def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, shares: 
     return answers
 
 
+def _send_all(pipe: Connection, box: "queue.SimpleQueue") -> None:
+    """Send what comes into ``box`` down ``pipe`` until None comes (or the pipe breaks)."""
+    while True:
+        body = box.get()
+        if body is None:
+            return
+        try:
+            pipe.send(("proved", body))
+        except (OSError, ValueError):
+            return
+
+
 def _work(solver: Solver, geo: Geometry, stones: list[int], colour: int, share: int,
-          seconds: Optional[float], send: Connection) -> None:
-    """A worker: solve the root restricted to ``share``; send (winner, move, proof, nodes,
-    pv, proved positions)."""
-    before = dict(solver.tt)  # (the engine's solver has these already)
+          seconds: Optional[float], pipe: Connection) -> None:
+    """A worker: solve the root restricted to ``share`` (-1: all of it), trading proofs
+    through ``pipe``; last send ("done", (winner, move, proof, nodes, pv))."""
+    solver.journal = {}
+
+    def exchange() -> None:
+        while pipe.poll():  # (read first: the relay may be waiting to send)
+            _, body = pipe.recv()
+            solver.merge(body)
+        if solver.journal:
+            pipe.send(("proved", solver.journal))
+            solver.journal = {}
+
+    solver.exchange = exchange
     result = solver.solve(geo, stones, colour, seconds, moves=share)
-    found = {k: e for k, e in solver.proved_entries().items() if before.get(k) is not e}
-    send.send((result.winner, result.move, result.proof, result.nodes, result.pv, found))
-    send.close()
+    if solver.journal:
+        pipe.send(("proved", solver.journal))
+    pipe.send(("done", (result.winner, result.move, result.proof, result.nodes, result.pv)))
+    pipe.close()
 
 
 def _combine(colour: int, answers: list) -> SolveResult:
-    """The root's result from the shares' answers (see the module's text)."""
+    """The root's result from the workers' answers (see the module's text)."""
     result = SolveResult(colour, searched=True)
     result.nodes = sum(a[3] for a in answers if a is not None)
     for answer in answers:
         if answer is not None and answer[0] == colour:
-            result.winner, result.move, result.proof, _, result.pv, _ = answer
+            result.winner, result.move, result.proof, _, result.pv = answer
             return result
-    if answers and all(a is not None and a[0] == 1 - colour for a in answers):
-        result.winner = 1 - colour
-        for answer in answers:
-            result.proof |= answer[2]
-        # the most stubborn move: the one of the share whose refutation needs most cells
-        stubborn = max(answers, key=lambda a: a[2].bit_count())
-        result.move = stubborn[1]
-        result.pv = stubborn[4]
+    whole = answers[0]
+    if whole is not None and whole[0] == 1 - colour:
+        result.winner, result.move, result.proof, _, result.pv = whole
         return result
     result.searched = False
     return result
