@@ -133,8 +133,11 @@ def _black_opening(geo: Geometry) -> Optional[int]:
         net = network_values(geo, losing) or {c: 0.0 for c in losing}
         return max(losing, key=lambda c: (net[c], -rank[c]))
     # nearest to even, at or below it where there is one: a stone above even is one the
-    # engine would swap itself
-    return min(candidates, key=lambda cv: (cv[1] > 0.5, abs(cv[1] - 0.5), rank[cv[0]]))[0]
+    # engine would swap itself; never an acute corner, lost for black on every board
+    # solved (the network rates it near even on 13×13, where it saw few games)
+    corners = {geo.index(0, 0), geo.index(geo.width - 1, geo.height - 1)}
+    open_to = [cv for cv in candidates if cv[0] not in corners] or list(candidates)
+    return min(open_to, key=lambda cv: (cv[1] > 0.5, abs(cv[1] - 0.5), rank[cv[0]]))[0]
 
 
 def as_black(geo: Geometry, cell: int, colour: int) -> tuple[Geometry, int]:

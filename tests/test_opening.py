@@ -83,7 +83,7 @@ def test_a_swap_game_opens_on_a_losing_stone_that_is_not_swapped(make_engine, si
     assert engine.ok("genmove w") != "swap-pieces"
 
 
-@pytest.mark.parametrize("size", [9, 11])
+@pytest.mark.parametrize("size", [9, 11, 13])
 def test_a_swap_game_opens_near_even_away_from_the_centre(make_engine, size):
     # the network rates central stones well above even on these boards (as the solved
     # boards are: they win), so the opening nearest to even is far from the centre
@@ -97,6 +97,7 @@ def test_a_swap_game_opens_near_even_away_from_the_centre(make_engine, size):
     dc, dr = col - centre, row - centre
     assert max(abs(dc), abs(dr), abs(dc + dr)) >= 3, first
     assert abs(opening.opening_value(geo, geo.parse(first)) - 0.5) < 0.1
+    assert first not in (geo.name(geo.index(0, 0)), geo.name(geo.index(size - 1, size - 1)))
 
 
 def test_without_the_network_a_stone_off_the_rim_is_swapped(monkeypatch):
