@@ -21,7 +21,9 @@ has fewer than two moves, the solver runs alone.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
+import sys
 import threading
 import time
 from multiprocessing.connection import Connection, wait
@@ -141,6 +143,9 @@ def _work(solver: Solver, geo: Geometry, stones: list[int], colour: int, share: 
           seconds: Optional[float], pipe: Connection) -> None:
     """A worker: solve the root restricted to ``share`` (-1: all of it), trading proofs
     through ``pipe``; last send ("done", (winner, move, proof, nodes, pv))."""
+    # a fork's copy of the engine's streams may hold unwritten output, which the exit
+    # would write a second time; the worker itself writes nothing
+    sys.stdout = sys.stderr = open(os.devnull, "w")
     solver.journal = {}
 
     def exchange() -> None:
