@@ -7,7 +7,12 @@ all openings in turn, as in a game; ``--fresh`` gives each opening an empty tabl
 ``--profile N`` runs the solves under cProfile and prints the N functions with the most
 cumulative time, and the average number of moves searched per expanded node.
 
+``--cluster tcp://HOST:PORT`` solves the openings as tasks on the workers of a Dask
+scheduler (the ``[cluster]`` extra, as for ``hex-match --cluster``), each with a fresh
+table, and says which worker solved each.
+
     python scripts/solve.py --size 6
+    python scripts/solve.py --size 7 --limit 600 --cluster tcp://10.0.0.5:8786
 """
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ import os
 import pstats
 import sys
 import time
+from typing import Optional
 
 import click
 
@@ -28,6 +34,8 @@ from hexengine.knowledge import hsearch  # noqa: E402
 from hexengine.solver import KNOWLEDGE, Solver, VCKnowledge, knowledge_by_name  # noqa: E402
 from hexengine.solver import parallel  # noqa: E402
 from hexengine.solver.knowledge import ORDERS  # noqa: E402
+from protocol.match import cluster  # noqa: E402
+from protocol.match.runner import MatchError  # noqa: E402
 
 
 @click.command()
@@ -52,25 +60,34 @@ from hexengine.solver.knowledge import ORDERS  # noqa: E402
                    "circuit's current, or by the value network's move head.")
 @click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes sharing each root's moves (hexengine.solver.parallel).")
+@click.option("--cluster", "cluster_address", default=None, metavar="tcp://HOST:PORT",
+              help="Solve the openings on the workers of this Dask scheduler (a fresh "
+                   "table each).")
+@click.option("--connect-timeout", type=float, default=30.0, show_default=True,
+              help="Seconds to wait for the scheduler and a first worker.")
 @click.option("--profile", type=int, default=0, metavar="N",
               help="Profile the solves: the N functions with the most cumulative time, and "
                    "the moves searched per expanded node.")
 def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
          tt_size: int, compiled: bool, decompose: bool, dominated: bool, order: str,
-         threads: int, profile: int) -> None:
+         threads: int, cluster_address: Optional[str], connect_timeout: float,
+         profile: int) -> None:
+    geo = geometry(size, size)
+    openings = ([geo.parse(c) for c in cells.split(",")] if cells else list(geo.cells))
+    if cluster_address:
+        if profile or not compiled:
+            raise click.UsageError("--cluster solves on the workers: no --profile or --python")
+        options = dict(knowledge=knowledge, tt_size=tt_size, decompose=decompose,
+                       dominated=dominated, order=order, threads=threads)
+        _on_cluster(cluster_address, connect_timeout, geo, openings, limit, options)
+        return
     kernels.start(wait=True)
     profiler = cProfile.Profile() if profile else None
     expanded = [0, 0]  # expansions that listed moves, moves listed
     if not compiled:
         hsearch.python_only().__enter__()
-    geo = geometry(size, size)
-    openings = ([geo.parse(c) for c in cells.split(",")] if cells else list(geo.cells))
     solver = None
-    total = 0.0
-    worst = (0.0, "")
-    black_wins = []
-    unsolved = []
-    nodes_total = 0
+    tally = Tally()
     for cell in openings:
         if solver is None or fresh:
             known = knowledge_by_name(knowledge)
@@ -86,31 +103,113 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
         result = parallel.solve(solver, geo, stones, WHITE, limit, threads=threads)
         if profiler is not None:
             profiler.disable()
-        took = time.monotonic() - started
-        total += took
-        nodes_total += result.nodes
-        if took > worst[0]:
-            worst = (took, geo.name(cell))
-        if result.winner is None:
-            verdict = "unsolved"
-            unsolved.append(geo.name(cell))
-        elif result.winner == BLACK:
-            verdict = "black wins"
-            black_wins.append(geo.name(cell))
-        else:
-            verdict = f"white wins with {geo.name(result.move)}"
-        print(f"{geo.name(cell):>4}  {verdict:<22} nodes {result.nodes:>8}  {took:7.2f}s",
-              flush=True)
-    print(f"{size}x{size} knowledge {solver.knowledge.name if solver else knowledge}, "
-          f"{'fresh' if fresh else 'shared'} table: {len(openings)} openings, "
-          f"total {total:.2f}s, max {worst[0]:.2f}s ({worst[1]}), nodes {nodes_total}")
-    print(f"black wins with {len(black_wins)}: {' '.join(black_wins)}")
-    if unsolved:
-        print(f"unsolved ({len(unsolved)}): {' '.join(unsolved)}")
+        solved = dict(cell=cell, winner=result.winner, move=result.move, nodes=result.nodes,
+                      seconds=time.monotonic() - started)
+        tally.add(geo, solved)
+    tally.report(geo, f"knowledge {solver.knowledge.name if solver else knowledge}, "
+                 f"{'fresh' if fresh else 'shared'} table")
     if profiler is not None:
         print(f"moves listed per expansion: {expanded[1] / max(expanded[0], 1):.2f} "
               f"({expanded[0]} expansions)")
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(profile)
+
+
+class Tally:
+    """The openings' lines as they are solved, and the summary after them."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self.worst = (0.0, "")
+        self.black_wins: list[str] = []
+        self.unsolved: list[str] = []
+        self.nodes = 0
+        self.count = 0
+
+    def add(self, geo, solved: dict) -> None:
+        """Print one opening's line (``solve_opening``'s dict) and count it."""
+        name, took = geo.name(solved["cell"]), solved["seconds"]
+        self.count += 1
+        self.total += took
+        self.nodes += solved["nodes"]
+        if took > self.worst[0]:
+            self.worst = (took, name)
+        if solved["winner"] is None:
+            verdict = "unsolved"
+            self.unsolved.append(name)
+        elif solved["winner"] == BLACK:
+            verdict = "black wins"
+            self.black_wins.append(name)
+        else:
+            verdict = f"white wins with {geo.name(solved['move'])}"
+        where = f"  on {solved['worker']}" if solved.get("worker") else ""
+        print(f"{name:>4}  {verdict:<22} nodes {solved['nodes']:>8}  {took:7.2f}s{where}",
+              flush=True)
+
+    def report(self, geo, how: str) -> None:
+        print(f"{geo.width}x{geo.height} {how}: {self.count} openings, total "
+              f"{self.total:.2f}s, max {self.worst[0]:.2f}s ({self.worst[1]}), "
+              f"nodes {self.nodes}")
+        print(f"black wins with {len(self.black_wins)}: {' '.join(self.black_wins)}")
+        if self.unsolved:
+            print(f"unsolved ({len(self.unsolved)}): {' '.join(self.unsolved)}")
+
+
+def solve_opening(size: int, cell: int, limit: float, knowledge: str, tt_size: int,
+                  decompose: bool, dominated: bool, order: str, threads: int) -> dict:
+    """One opening (a black stone, white to move) with a fresh solver: the task a cluster's
+    worker runs.  Returns cell, winner, move, nodes, seconds and (on a worker) its name."""
+    kernels.start(wait=True)
+    geo = geometry(size, size)
+    known = knowledge_by_name(knowledge)
+    if isinstance(known, VCKnowledge):
+        known.decompose, known.dominated, known.order = decompose, dominated, order
+    started = time.monotonic()
+    result = parallel.solve(Solver(known, tt_size=tt_size), geo, [1 << cell, 0], WHITE,
+                            limit, threads=threads)
+    solved = dict(cell=cell, winner=result.winner, move=result.move, nodes=result.nodes,
+                  seconds=time.monotonic() - started)
+    try:
+        from distributed import get_worker
+        solved["worker"] = str(get_worker().name)
+    except (ImportError, ValueError):  # not on a worker
+        pass
+    return solved
+
+
+def _on_cluster(address: str, timeout: float, geo, openings: list[int], limit: float,
+                options: dict) -> None:
+    """Solve ``openings`` as tasks on the Dask scheduler at ``address``; print each line as
+    it comes back, then the summary and how many each worker solved."""
+    try:
+        client = cluster.connect(address, timeout)
+    except MatchError as exc:
+        raise click.ClickException(str(exc)) from None
+    tally = Tally()
+    by_worker: dict[str, int] = {}
+    try:
+        futures = [client.submit(solve_opening, geo.width, cell, limit, pure=False, **options)
+                   for cell in openings]
+        cell_of = {future.key: cell for future, cell in zip(futures, openings)}
+        while futures:  # each line as its task finishes
+            done = [f for f in futures if f.done()]
+            if not done:
+                time.sleep(cluster.POLL)
+            for future in done:
+                futures.remove(future)
+                if future.status != "finished":  # the task failed (on every try)
+                    solved = dict(cell=cell_of[future.key], winner=None, move=-1, nodes=0,
+                                  seconds=0.0, worker=f"error: {future.exception()}")
+                    tally.add(geo, solved)
+                    continue
+                solved = future.result()
+                tally.add(geo, solved)
+                worker = solved.get("worker", "?")
+                by_worker[worker] = by_worker.get(worker, 0) + 1
+    finally:
+        cluster.closing(client)
+    tally.report(geo, f"knowledge {options['knowledge']}, on the cluster, fresh tables")
+    print(f"workers: {len(by_worker)} (" + ", ".join(
+        f"{w} {n}" for w, n in sorted(by_worker.items())) + ")")
 
 
 def _count_moves(known, expanded: list[int]) -> None:

@@ -369,3 +369,34 @@ def test_without_dask_cluster_is_refused_and_local_matches_still_run(tmp_path):
                            text=True, env=env, timeout=60)
     assert local.returncode == 0, local.stderr
     assert len(results(tmp_path / "l")) == 2
+
+
+def test_solve_script_spreads_openings_over_the_workers(cluster):
+    """``scripts/solve.py --cluster``: every 5×5 opening solved as a task on the workers,
+    the verdicts those of the solver at home (13 black wins, as exhaustive play says)."""
+    script = os.path.join(os.path.dirname(os.path.dirname(__file__)), "scripts", "solve.py")
+    done = subprocess.run([sys.executable, script, "--size", "5", "--limit", "60",
+                           "--cluster", cluster.address], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    solved = [line for line in lines if line.split()[1:2] in (["black"], ["white"])]
+    assert len(solved) == 25 and all(" on w" in line for line in solved)
+    black = next(line for line in lines if line.startswith("black wins with"))
+    assert black.split(":")[0] == "black wins with 13"
+    assert sorted(black.split(":")[1].split()) == sorted(
+        "e1 b2 c2 d2 e2 b3 c3 d3 a4 b4 c4 d4 a5".split())
+    workers = next(line for line in lines if line.startswith("workers:"))
+    assert workers.startswith("workers: 2 ("), workers
+
+
+def test_solve_script_names_an_unreachable_scheduler():
+    script = os.path.join(os.path.dirname(os.path.dirname(__file__)), "scripts", "solve.py")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = subprocess.run([sys.executable, script, "--size", "4", "--connect-timeout", "2",
+                           "--cluster", f"tcp://127.0.0.1:{port}"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode != 0
+    assert "Dask scheduler" in done.stderr and "Traceback" not in done.stderr
