@@ -41,7 +41,8 @@ def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
           seconds: Optional[float] = None, stop: Optional[threading.Event] = None,
           progress: Optional[Callable[[dict], None]] = None,
           threads: int = 1) -> SolveResult:
-    """``solver.solve`` on ``threads`` processes (1: in this one)."""
+    """``solver.solve`` on ``threads`` processes (1: in this one).  ``progress`` hears
+    from the first, lone part only."""
     started = time.monotonic()
     if threads <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return solver.solve(geo, stones, colour, seconds, stop, progress)
@@ -53,13 +54,15 @@ def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
             seconds is not None and time.monotonic() - started >= seconds):
         known.elapsed = time.monotonic() - started
         return known
+    left = None if seconds is None else max(0.0, seconds - (time.monotonic() - started))
     status, _, _, children, _ = solver.knowledge.expand(geo, list(stones), colour)
     if status or len(children) < 2 or any(c[1] == LOSS for c in children):
-        return solver.solve(geo, stones, colour, seconds, stop, progress)
+        alone = solver.solve(geo, stones, colour, left, stop, progress)
+        alone.elapsed = time.monotonic() - started
+        return alone
     shares = [-1] + [0] * min(threads - 1, len(children) - 1)
     for i, child in enumerate(children[1:]):
         shares[1 + i % (len(shares) - 1)] |= 1 << child[0]
-    left = None if seconds is None else max(0.0, seconds - (time.monotonic() - started))
     answers = _run(solver, geo, stones, colour, shares, left, stop)
     result = _combine(colour, answers)
     result.nodes += known.nodes
