@@ -196,9 +196,13 @@ def _on_cluster(address: str, timeout: float, geo, openings: list[int], limit: f
                 time.sleep(cluster.POLL)
             for future in done:
                 futures.remove(future)
-                if future.status != "finished":  # the task failed (on every try)
+                if future.status != "finished":  # failed on every try, or cancelled
+                    try:
+                        why = repr(future.exception())
+                    except Exception as exc:  # (a cancelled task has no exception)
+                        why = type(exc).__name__
                     solved = dict(cell=cell_of[future.key], winner=None, move=-1, nodes=0,
-                                  seconds=0.0, worker=f"error: {future.exception()}")
+                                  seconds=0.0, worker=f"error: {why}")
                     tally.add(geo, solved)
                     continue
                 solved = future.result()

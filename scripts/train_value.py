@@ -167,8 +167,10 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
     click.echo(f"{total} training positions, {int(held.sum())} held out; sizes "
                + ", ".join(f"{k[1]}: {len(groups[k][1])}" for k in train_keys))
     net = Net(channels, blocks)
+    trained_head = False  # --init brought a move head
     if init:
         missing, _ = net.load_state_dict(torch.load(init), strict=False)
+        trained_head = "policy.weight" not in missing
         if missing:
             click.echo(f"new in this network: {', '.join(missing)}")
     steps = int(epochs * total / batch)
@@ -222,6 +224,9 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
             running = 0.0
     torch.save(net.state_dict(), os.path.splitext(out)[0] + ".pt")
     arrays = net.export()
+    if not (policy_weight or trained_head):  # an untrained head must not pass for one
+        for name in ("policy.w", "policy.b"):
+            del arrays[name]
     arrays["meta"] = np.array(json.dumps({
         "channels": channels, "blocks": blocks, "positions": total, "steps": steps}))
     np.savez(out, **arrays)
@@ -231,11 +236,14 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
             x = groups[key][0][:64]
             with torch.no_grad():
                 want, want_moves = (t.numpy() for t in net.both(x))
-            got, got_moves = numpy_net.both(x.numpy())
-            empty = x[:, 2].flatten(1).numpy() > 0
-            click.echo(f"size {key[1]}: numpy vs torch max |diff| "
-                       f"{np.abs(want - got).max():.2e}, move logits "
-                       f"{np.abs(want_moves - got_moves)[empty].max():.2e}")
+            got = numpy_net.logits(x.numpy())
+            line = f"size {key[1]}: numpy vs torch max |diff| {np.abs(want - got).max():.2e}"
+            if numpy_net.policy is not None:
+                got_moves = numpy_net.both(x.numpy())[1]
+                empty = x[:, 2].flatten(1).numpy() > 0
+                line += (f", move logits "
+                         f"{np.abs(want_moves - got_moves)[empty].max():.2e}")
+            click.echo(line)
     click.echo(f"wrote {out} ({os.path.getsize(out) / 1e6:.2f} MB)")
 
 

@@ -108,6 +108,7 @@ class Solver:
         self._setup(geo, stones, stop, progress, progress_every, started, seconds)
         self.root_moves = moves
         self.root_key = self._key(colour)[0]
+        kept = self.tt.get(self.root_key) if moves != -1 else None
         result = SolveResult(colour)
         done = self._decided(colour)
         if done is not None:
@@ -119,7 +120,9 @@ class Solver:
                 pass
             entry = self._lookup(colour)
             if moves != -1:  # (the root's entry holds for these moves only)
-                self.tt.pop(self._key(colour)[0], None)
+                self.tt.pop(self.root_key, None)
+                if kept is not None:
+                    self.tt[self.root_key] = kept
             if entry is not None:
                 pn, dn, proof, best = entry
                 result.pn, result.dn = pn, dn
@@ -185,10 +188,6 @@ class Solver:
                     winning |= 1 << m
         self.h, self.hr = h, hr
         return winning, losing
-
-    def proved_entries(self) -> dict[int, tuple]:
-        """The table's proved positions (to hand to another solver's ``merge``)."""
-        return {k: e for k, e in self.tt.items() if e[0] == 0 or e[1] == 0}
 
     def merge(self, entries: dict[int, tuple]) -> None:
         """Take another solver's proved positions (same board, same keys) into the table."""
@@ -278,6 +277,10 @@ class Solver:
             if best >= 0:
                 best = self.geo.rotate(best)
         tt = self.tt
+        if self.journal is not None:  # a parallel worker: a proof merged in stays
+            old = tt.get(key)
+            if old is not None and (old[0] == 0 or old[1] == 0) and pn and dn:
+                return
         entry = tt[key] = (pn, dn, proof, best, work)
         if self.journal is not None and (pn == 0 or dn == 0) and key != self.root_key:
             self.journal[key] = entry

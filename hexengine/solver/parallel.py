@@ -14,7 +14,7 @@ worker 0's root, and a move proved to win ends the search.
 - Otherwise (time, or the stop flag) the root stays unknown.
 
 The solver first tries alone for 0.3 s, which settles most positions without a fork.
-Everything the workers proved is merged into the engine's solver, so that later questions
+What the workers proved and sent is merged into the engine's solver, so that later questions
 (the PV, the next move's solve) find it.  Where ``fork`` is not available, or the root
 has fewer than two moves, the solver runs alone.
 """
@@ -29,11 +29,13 @@ import time
 from multiprocessing.connection import Connection, wait
 from typing import Callable, Optional
 
+from .. import kernels
 from ..geometry import Geometry
 from .dfpn import Solver, SolveResult
 from .knowledge import LOSS
 
 POLL = 0.02  # seconds between looks at the stop flag while the workers run
+GRACE = 1.0  # seconds past the time limit before the workers are ended regardless
 SERIAL_FIRST = 0.3  # seconds the solver tries alone before the workers start
 
 
@@ -44,7 +46,7 @@ def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
     """``solver.solve`` on ``threads`` processes (1: in this one).  ``progress`` hears
     from the first, lone part only."""
     started = time.monotonic()
-    if threads <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if threads <= 1 or not _can_fork():
         return solver.solve(geo, stones, colour, seconds, stop, progress)
     # most positions are decided at sight, in the table or in a few hundred nodes: alone
     # first (the workers then start from its table)
@@ -54,8 +56,8 @@ def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
             seconds is not None and time.monotonic() - started >= seconds):
         known.elapsed = time.monotonic() - started
         return known
-    left = None if seconds is None else max(0.0, seconds - (time.monotonic() - started))
     status, _, _, children, _ = solver.knowledge.expand(geo, list(stones), colour)
+    left = None if seconds is None else max(0.0, seconds - (time.monotonic() - started))
     if status or len(children) < 2 or any(c[1] == LOSS for c in children):
         alone = solver.solve(geo, stones, colour, left, stop, progress)
         alone.elapsed = time.monotonic() - started
@@ -73,38 +75,50 @@ def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
     return result
 
 
+def _can_fork() -> bool:
+    """Whether workers can be forked here: the platform has fork, this process may have
+    children (a daemon, such as a Dask worker under its nanny, may not), and the compiled
+    kernels are loaded (no loader thread holds a lock a fork would copy)."""
+    return ("fork" in multiprocessing.get_all_start_methods()
+            and not multiprocessing.current_process().daemon
+            and kernels.wait(0.0))
+
+
 def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, shares: list[int],
          seconds: Optional[float], stop: Optional[threading.Event]) -> list:
     """Each share solved in a forked worker, their proofs relayed between them and merged
     into ``solver``; each worker's answer, or None where it gave none (stopped once the
-    root was decided, or by ``stop``)."""
+    root was decided, by ``stop``, or GRACE seconds past ``seconds``)."""
     context = multiprocessing.get_context("fork")
-    workers, pipes = [], []
-    for share in shares:
-        mine, theirs = context.Pipe()
-        worker = context.Process(target=_work, daemon=True,
-                                 args=(solver, geo, stones, colour, share, seconds, theirs))
-        worker.start()
-        theirs.close()
-        workers.append(worker)
-        pipes.append(mine)
-    # a sender thread per worker, so that this loop never waits on a full pipe
-    outboxes: list[queue.SimpleQueue] = [queue.SimpleQueue() for _ in pipes]
-    senders = [threading.Thread(target=_send_all, args=(pipe, box), daemon=True)
-               for pipe, box in zip(pipes, outboxes)]
-    for sender in senders:
-        sender.start()
+    deadline = None if seconds is None else time.monotonic() + seconds + GRACE
+    workers, pipes, senders = [], [], []
+    outboxes: list[queue.SimpleQueue] = []
     answers: list = [None] * len(shares)
-    waiting = dict(zip(pipes, range(len(shares))))
     try:
+        for share in shares:
+            mine, theirs = context.Pipe()
+            pipes.append(mine)
+            worker = context.Process(target=_work, daemon=True, args=(
+                solver, geo, stones, colour, share, seconds, theirs, list(pipes)))
+            worker.start()
+            theirs.close()
+            workers.append(worker)
+        # a sender thread per worker, so that this loop never waits on a full pipe
+        for pipe in pipes:
+            outboxes.append(queue.SimpleQueue())
+            senders.append(threading.Thread(target=_send_all, args=(pipe, outboxes[-1]),
+                                            daemon=True))
+            senders[-1].start()
+        waiting = dict(zip(pipes, range(len(shares))))
         while waiting:
-            if stop is not None and stop.is_set():
+            if (stop is not None and stop.is_set()) or (
+                    deadline is not None and time.monotonic() > deadline):
                 break
             for pipe in wait(list(waiting), timeout=POLL):
                 i = waiting[pipe]
                 try:
                     kind, body = pipe.recv()
-                except EOFError:  # the worker died without answering
+                except (EOFError, OSError):  # the worker died without answering
                     del waiting[pipe]
                     continue
                 if kind == "proved":
@@ -119,13 +133,16 @@ def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, shares: 
                     waiting.clear()  # won by a share, or decided by the whole root
                     break
     finally:
-        for box in outboxes:
-            box.put(None)
         for worker in workers:
             if worker.is_alive():
                 worker.terminate()
-        for worker, pipe in zip(workers, pipes):
+        for worker in workers:
             worker.join()
+        for box in outboxes:
+            box.put(None)
+        for sender in senders:
+            sender.join(1.0)
+        for pipe in pipes:
             pipe.close()
     return answers
 
@@ -138,20 +155,26 @@ def _send_all(pipe: Connection, box: "queue.SimpleQueue") -> None:
             return
         try:
             pipe.send(("proved", body))
-        except (OSError, ValueError):
+        except (OSError, ValueError, TypeError):  # (the worker or the pipe is gone)
             return
 
 
 def _work(solver: Solver, geo: Geometry, stones: list[int], colour: int, share: int,
-          seconds: Optional[float], pipe: Connection) -> None:
+          seconds: Optional[float], pipe: Connection, engine_ends: list[Connection]) -> None:
     """A worker: solve the root restricted to ``share`` (-1: all of it), trading proofs
-    through ``pipe``; last send ("done", (winner, move, proof, nodes, pv))."""
+    through ``pipe``; last send ("done", (winner, move, proof, nodes, pv)).  It ends when
+    the engine does."""
     # a fork's copy of the engine's streams may hold unwritten output, which the exit
     # would write a second time; the worker itself writes nothing
     sys.stdout = sys.stderr = open(os.devnull, "w")
+    for end in engine_ends:  # (held open here, they would keep a dead engine's pipes up)
+        end.close()
+    engine = os.getppid()
     solver.journal = {}
 
     def exchange() -> None:
+        if os.getppid() != engine:  # the engine is gone
+            os._exit(0)
         while pipe.poll():  # (read first: the relay may be waiting to send)
             _, body = pipe.recv()
             solver.merge(body)
