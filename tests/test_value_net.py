@@ -17,9 +17,11 @@ from hexengine.learning.cases import board_of
 DATA = os.path.join(os.path.dirname(__file__), "data", "value_positions.json")
 
 
-def random_board(size: int, stones: int, seed: int) -> Board:
+def random_board(size, stones: int, seed: int) -> Board:
+    """``stones`` random stones, alternately black and white, on a ``size`` board (N or
+    (width, height))."""
     rng = random.Random(seed)
-    board = Board(size)
+    board = Board(*size) if isinstance(size, tuple) else Board(size)
     cells = list(board.geo.cells)
     rng.shuffle(cells)
     for i, cell in enumerate(cells[:stones]):
@@ -155,10 +157,11 @@ def transposed(board: Board) -> Board:
     return twin
 
 
-@pytest.mark.parametrize("size,stones,seed", [(7, 8, 1), (9, 20, 2), (11, 31, 3)])
+@pytest.mark.parametrize("size,stones,seed", [(7, 8, 1), (9, 20, 2), (11, 31, 3),
+                                              ((7, 9), 12, 4), ((9, 5), 10, 5)])
 def test_move_head_reads_white_as_the_transposed_black(size, stones, seed):
     """The move head ranks exactly the empty cells, and white's ranking on a board is
-    black's on its transpose, cell for cell."""
+    black's on its transpose, cell for cell (rectangular boards too)."""
     net = shipped()
     board = random_board(size, stones, seed)
     geo = board.geo

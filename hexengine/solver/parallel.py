@@ -69,8 +69,10 @@ def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
     result = _combine(colour, answers)
     result.nodes += known.nodes
     solver.record(geo, stones, colour, result)
-    if result.solved and result.winner == colour and not result.pv:
-        result.pv = [result.move]
+    if result.solved:  # the line through the merged table (a share's answer is shorter)
+        line = solver.pv(geo, stones, colour)
+        if len(line) > len(result.pv):
+            result.pv = line
     result.elapsed = time.monotonic() - started
     return result
 
