@@ -123,12 +123,9 @@ class Engine:
         s = self.settings
         try:
             new = s.with_text(name, text)
-        except ValueError as exc:
-            raise HtpError(str(exc)) from None
-        if name in ("log_file", "quiet"):  # a bad path is refused before anything changes
-            self.set_log(new.log_file, new.quiet)
-        try:
-            self.player.use(new)
+            if name in ("log_file", "quiet"):  # a bad path is refused before anything changes
+                self.set_log(new.log_file, new.quiet)
+            self.player.use(new)  # (refuses what this installation cannot play under)
         except ValueError as exc:
             raise HtpError(str(exc)) from None
         self.board.allow_swap = new.allow_swap

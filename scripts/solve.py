@@ -90,9 +90,7 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
     tally = Tally()
     for cell in openings:
         if solver is None or fresh:
-            known = knowledge_by_name(knowledge)
-            if isinstance(known, VCKnowledge):
-                known.decompose, known.dominated, known.order = decompose, dominated, order
+            known = _knowledge(knowledge, decompose, dominated, order)
             solver = Solver(known, tt_size=tt_size)
             if profiler is not None:
                 _count_moves(known, expanded)
@@ -103,15 +101,27 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
         result = parallel.solve(solver, geo, stones, WHITE, limit, threads=threads)
         if profiler is not None:
             profiler.disable()
-        solved = dict(cell=cell, winner=result.winner, move=result.move, nodes=result.nodes,
-                      seconds=time.monotonic() - started)
-        tally.add(geo, solved)
+        tally.add(geo, _outcome(cell, result, time.monotonic() - started))
     tally.report(geo, f"knowledge {solver.knowledge.name if solver else knowledge}, "
                  f"{'fresh' if fresh else 'shared'} table")
     if profiler is not None:
         print(f"moves listed per expansion: {expanded[1] / max(expanded[0], 1):.2f} "
               f"({expanded[0]} expansions)")
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(profile)
+
+
+def _knowledge(name: str, decompose: bool, dominated: bool, order: str):
+    """The solver's knowledge by ``name``, with the options of the vc knowledge set."""
+    known = knowledge_by_name(name)
+    if isinstance(known, VCKnowledge):
+        known.decompose, known.dominated, known.order = decompose, dominated, order
+    return known
+
+
+def _outcome(cell: int, result, seconds: float) -> dict:
+    """One opening's line as ``Tally.add`` reads it."""
+    return dict(cell=cell, winner=result.winner, move=result.move, nodes=result.nodes,
+                seconds=seconds)
 
 
 class Tally:
@@ -160,14 +170,11 @@ def solve_opening(size: int, cell: int, limit: float, knowledge: str, tt_size: i
     worker runs.  Returns cell, winner, move, nodes, seconds and (on a worker) its name."""
     kernels.start(wait=True)
     geo = geometry(size, size)
-    known = knowledge_by_name(knowledge)
-    if isinstance(known, VCKnowledge):
-        known.decompose, known.dominated, known.order = decompose, dominated, order
+    known = _knowledge(knowledge, decompose, dominated, order)
     started = time.monotonic()
     result = parallel.solve(Solver(known, tt_size=tt_size), geo, [1 << cell, 0], WHITE,
                             limit, threads=threads)
-    solved = dict(cell=cell, winner=result.winner, move=result.move, nodes=result.nodes,
-                  seconds=time.monotonic() - started)
+    solved = _outcome(cell, result, time.monotonic() - started)
     try:
         from distributed import get_worker
         solved["worker"] = str(get_worker().name)

@@ -89,7 +89,7 @@ class ValueNetwork:
         logits, most likely first."""
         _, moves = self.both(board_planes.encode(geo, stones, colour)[None])
         frame_index = _frame_indices(geo, colour)
-        empty = [c for c in geo.iter_bits(geo.mask & ~(stones[0] | stones[1]))]
+        empty = list(geo.iter_bits(geo.mask & ~(stones[0] | stones[1])))
         scores = moves[0][frame_index[empty]]
         return [empty[i] for i in np.argsort(-scores, kind="stable")]
 

@@ -130,7 +130,7 @@ class Solver:
                     result.winner = colour if pn == 0 else 1 - colour
                     result.proof = proof
                     result.move = best
-                    result.searched = moves != -1 or self.tt[self._key(colour)[0]][4] > 1
+                    result.searched = moves != -1 or self.tt[self.root_key][4] > 1
             result.pv = self._pv(colour)
             if result.pv and result.move < 0:
                 result.move = result.pv[0]
@@ -188,6 +188,16 @@ class Solver:
                     winning |= 1 << m
         self.h, self.hr = h, hr
         return winning, losing
+
+    def expansion(self, geo: Geometry, stones: list[int], colour: int) -> tuple:
+        """What the knowledge says of this position, ``(status, proof, best, children,
+        just)``: from the expansions kept by an earlier solve of it, else asked afresh."""
+        self._setup(geo, stones, None, None, 1.0, time.monotonic(), None)
+        key, flip = self._key(colour)
+        cached = self.expansions.get(key)
+        if cached is not None and cached[0] == flip:
+            return cached[1]
+        return self.knowledge.expand(geo, list(stones), colour)
 
     def merge(self, entries: dict[int, tuple]) -> None:
         """Take another solver's proved positions (same board, same keys) into the table."""

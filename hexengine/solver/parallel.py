@@ -56,7 +56,7 @@ def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
             seconds is not None and time.monotonic() - started >= seconds):
         known.elapsed = time.monotonic() - started
         return known
-    status, _, _, children, _ = solver.knowledge.expand(geo, list(stones), colour)
+    status, _, _, children, _ = solver.expansion(geo, stones, colour)  # (kept by the try)
     left = None if seconds is None else max(0.0, seconds - (time.monotonic() - started))
     if status or len(children) < 2 or any(c[1] == LOSS for c in children):
         alone = solver.solve(geo, stones, colour, left, stop, progress)
