@@ -2,10 +2,11 @@
 
 This module imports none of the kernels: each kernel module registers itself when it is
 imported (``ready = kernels.register(name, compile)``), and ``start`` loads whatever has
-registered.  Today three do: the resistance circuit (``evaluation.circuit``), the H-search
-(``knowledge.hsearch``) and the circuit on its graph (``evaluation.vc_graph``); importing
-``hexengine.evaluation`` registers all three, and the player does so before it calls
-``start``.  A kernel's users may add a warm-up (``warm_up``): a first call that compiles it
+registered.  Today four do: the resistance circuit (``evaluation.circuit``), the H-search
+(``knowledge.hsearch``), the circuit on its graph (``evaluation.vc_graph``) and fill-in
+(``knowledge.fillin_kernel``); importing ``hexengine.evaluation`` registers the first
+three, ``hexengine.knowledge.inferior`` (imported by the search and the solver) the
+fourth, and the player imports both before it calls ``start``.  A kernel's users may add a warm-up (``warm_up``): a first call that compiles it
 in the loading thread rather than at its first use, and that must succeed before the kernel
 is ready (``resistance`` warms up ``circuit`` with its own tables).
 
@@ -120,9 +121,9 @@ def start(wait: bool = False) -> None:
 
 def wait(timeout: float, kernel: str = "", stop: Optional[threading.Event] = None) -> bool:
     """Wait up to ``timeout`` seconds, if loading has started, for ``kernel`` (a registered
-    name: "circuit", "hsearch", "vc_graph") or by default all of them to be loaded or given
-    up, or until ``stop`` is set; True when they are (each kernel's own ``Ready`` says
-    whether it loaded)."""
+    name: "circuit", "hsearch", "vc_graph", "fillin") or by default all of them to be
+    loaded or given up, or until ``stop`` is set; True when they are (each kernel's own
+    ``Ready`` says whether it loaded)."""
     event = _kernels[kernel].tried if kernel else _done
     if _started:
         end = time.monotonic() + timeout

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from hexengine.board import Board  # noqa: E402
 from hexengine import kernels  # noqa: E402
 from hexengine.evaluation import EVALUATIONS, astar, circuit, shortest_path  # noqa: E402
-from hexengine.knowledge import decompose, inferior, vc  # noqa: E402
+from hexengine.knowledge import decompose, fillin_kernel, inferior, vc  # noqa: E402
 from hexengine.positions import random_position  # noqa: E402
 from hexengine.search import Searcher  # noqa: E402
 
@@ -65,14 +65,27 @@ def _inferior_table(boards: dict, repeat: int, trials: int) -> None:
             copy = board.copy()
             copy.stones = inferior.fill_in(board.geo, board.stones)[0]
             filled[size].append(copy)
-    _time_table("µs per inferior-cell call (knowledge/inferior.py):", "call",
-                [("fill_in", lambda geo, stones, colour: inferior.fill_in(geo, stones))],
+    def fill(geo, stones, colour):
+        return inferior.fill_in(geo, stones)
+
+    def moves(geo, stones, colour):
+        return inferior.prunable_moves(geo, stones, colour, geo.mask & ~(stones[0] | stones[1]))
+
+    def in_python(call):
+        def run(geo, stones, colour):
+            with fillin_kernel.python_only():
+                return call(geo, stones, colour)
+        return run
+
+    _time_table("µs per inferior-cell call (knowledge/inferior.py; compiled: "
+                "knowledge/fillin_kernel.py):", "call",
+                [("fill_in, compiled", fill), ("fill_in, Python", in_python(fill))],
                 boards, repeat, trials)
     _time_table("µs per prunable (vulnerable cells of the side to move, filled board):",
                 "call", [("prunable", inferior.prunable),
-                         ("prunable_moves (and dominated, every empty cell a candidate)",
-                          lambda geo, stones, colour: inferior.prunable_moves(
-                              geo, stones, colour, geo.mask & ~(stones[0] | stones[1])))],
+                         ("prunable_moves (and dominated, every empty cell a candidate), "
+                          "compiled", moves),
+                         ("prunable_moves, Python", in_python(moves))],
                 filled, repeat, trials)
     conns = {}
     for group in filled.values():

@@ -53,8 +53,9 @@ from protocol.match.runner import MatchError  # noqa: E402
                    "once it has loaded, or from the Python one.")
 @click.option("--decompose/--no-decompose", default=True, show_default=True,
               help="With vc knowledge: fill the opponent's combinatorial decompositions.")
-@click.option("--dominated/--no-dominated", default=False, show_default=True,
-              help="With vc knowledge: prune dominated cells as well as vulnerable ones.")
+@click.option("--dominated/--no-dominated", default=None,
+              help="With vc knowledge: prune dominated cells as well as vulnerable ones "
+                   "[default: when the compiled fill-in has loaded].")
 @click.option("--order", type=click.Choice(ORDERS), default="centre", show_default=True,
               help="With vc knowledge: each node's moves by centre distance, by the "
                    "circuit's current, or by the value network's move head.")
@@ -69,7 +70,7 @@ from protocol.match.runner import MatchError  # noqa: E402
               help="Profile the solves: the N functions with the most cumulative time, and "
                    "the moves searched per expanded node.")
 def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
-         tt_size: int, compiled: bool, decompose: bool, dominated: bool, order: str,
+         tt_size: int, compiled: bool, decompose: bool, dominated: Optional[bool], order: str,
          threads: int, cluster_address: Optional[str], connect_timeout: float,
          profile: int) -> None:
     geo = geometry(size, size)
@@ -110,7 +111,7 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(profile)
 
 
-def _knowledge(name: str, decompose: bool, dominated: bool, order: str):
+def _knowledge(name: str, decompose: bool, dominated: Optional[bool], order: str):
     """The solver's knowledge by ``name``, with the options of the vc knowledge set."""
     known = knowledge_by_name(name)
     if isinstance(known, VCKnowledge):
@@ -165,7 +166,7 @@ class Tally:
 
 
 def solve_opening(size: int, cell: int, limit: float, knowledge: str, tt_size: int,
-                  decompose: bool, dominated: bool, order: str, threads: int) -> dict:
+                  decompose: bool, dominated: Optional[bool], order: str, threads: int) -> dict:
     """One opening (a black stone, white to move) with a fresh solver: the task a cluster's
     worker runs.  Returns cell, winner, move, nodes, seconds and (on a worker) its name."""
     kernels.start(wait=True)

@@ -18,6 +18,7 @@ import json
 import os
 import sys
 import time
+from typing import Optional
 
 import click
 
@@ -64,10 +65,11 @@ def game_positions(paths: list[str], plies: list[int]):
                                       "judge's limit).")
 @click.option("--judge-limit", type=float, default=5.0, show_default=True)
 @click.option("--decompose/--no-decompose", default=True, show_default=True)
-@click.option("--dominated/--no-dominated", default=False, show_default=True)
+@click.option("--dominated/--no-dominated", default=None,
+              help="Prune dominated cells [default: when the compiled fill-in has loaded].")
 def main(results: tuple[str, ...], plies: str, limit: float, judge: str,
          judge_init: tuple[str, ...], judge_limit: float, decompose: bool,
-         dominated: bool) -> None:
+         dominated: Optional[bool]) -> None:
     kernels.start(wait=True)
     referee = None
     if judge:

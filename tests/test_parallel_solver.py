@@ -152,16 +152,17 @@ def test_a_worker_ends_when_its_engine_dies():
     import subprocess
     import sys
     engine = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
-    engine.wait(60)
-    # a worker looks for its engine every 0.1 s, between nodes (a 9x9 node: up to ~1 s)
-    deadline = time.monotonic() + 15
-    while True:
-        left = subprocess.run(["pgrep", "-s", str(engine.pid)], capture_output=True,
-                              text=True).stdout.split()
-        if not left or time.monotonic() > deadline:
-            break
-        time.sleep(0.2)
-    if left:
+    try:
+        engine.wait(60)
+        # a worker looks for its engine every 0.1 s, between nodes (a 9x9 node: up to ~1 s)
+        deadline = time.monotonic() + 15
+        while True:
+            left = subprocess.run(["pgrep", "-s", str(engine.pid)], capture_output=True,
+                                  text=True).stdout.split()
+            if not left or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+    finally:  # whatever happened, nothing of the session outlives the test
         subprocess.run(["pkill", "-9", "-s", str(engine.pid)])
     assert left == [], "workers outlived their engine"
 

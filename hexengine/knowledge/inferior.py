@@ -69,7 +69,11 @@ import functools
 import time
 from typing import NamedTuple, Optional
 
+import numpy as np
+
+from .. import kernels
 from ..geometry import Geometry
+from . import fillin_kernel
 
 BLACK = 0
 WHITE = 1
@@ -194,6 +198,31 @@ def _forced(own: list[int], opp: list[int], d: int) -> int:
             | q2 & q3 & q4)                        # d opposite the middle of three Y
 
 
+def compiled() -> bool:
+    """Whether ``fill_in`` and ``dominated`` run compiled (``fillin_kernel`` has loaded)."""
+    return fillin_kernel.ready()
+
+
+@functools.lru_cache(maxsize=1)
+def ring_rules() -> fillin_kernel.Rules:
+    """The dead and forced-dead patterns above as lookup tables over one cell's ring (six
+    bits of black neighbours, six of white, edges included), for ``fillin_kernel``: each
+    entry is what ``_dead_parts`` and ``_forced`` give for a cell with that ring."""
+    dead = np.zeros(64 * 64, np.int8)
+    forced = np.zeros(6 * 64 * 64, np.int8)
+    for b in range(64):
+        nb = [b >> d & 1 for d in range(6)]
+        for w in range(64):
+            if b & w:
+                continue
+            nw = [w >> d & 1 for d in range(6)]
+            mb, mw, mc = _dead_parts(nb, nw)
+            dead[b * 64 + w] = 1 if mb | mc else 2 if mw else 0
+            for d in range(6):
+                forced[d * 4096 + b * 64 + w] = _forced(nb, nw, d)
+    return fillin_kernel.Rules(DIRS, dead, forced)
+
+
 def _captured_pairs(t: _Tables, nb: list[int], nw: list[int], empty: int,
                     colour: int) -> list[tuple[int, int]]:
     """(anchor cells a, direction d) with {a, a+d} captured by ``colour``; d in 0..2.
@@ -218,7 +247,12 @@ def fill_in(geo: Geometry, stones: list[int],
             captors: tuple[int, ...] = (BLACK, WHITE)) -> tuple[list[int], Inferior]:
     """Dead and captured cells filled, repeated to a fixpoint (fill-in creates new
     patterns); returns NEW stones list (input untouched) and everything that was filled.
-    Only the ``captors``' captured cells are filled (dead cells always)."""
+    Only the ``captors``' captured cells are filled (dead cells always).  Once its kernel
+    has loaded, ``fillin_kernel`` computes the same."""
+    if compiled():
+        black, white, dead_b, dead_w, cap_b, cap_w = fillin_kernel.fill_in(
+            geo, stones, captors, ring_rules())
+        return [black, white], Inferior(dead_b | dead_w, (cap_b, cap_w), (dead_b, dead_w))
     t = _tab(geo)
     black, white = stones
     mask = t.mask
@@ -339,6 +373,14 @@ def dominated(geo: Geometry, stones: list[int], colour: int, candidates: int,
     reads: dict[int, int] = {}
     black, white = stones
     occupied = black | white
+    if compiled():
+        for a, filled in fillin_kernel.dominated(geo, stones, colour, candidates, ring_rules(),
+                                                 deadline):
+            bit = 1 << a
+            reads[a] = geo.dilate(filled) & ~occupied
+            for b in geo.iter_bits(filled & candidates & ~bit):
+                out[b] = out.get(b, 0) | bit
+        return out, reads
     for a in geo.iter_bits(candidates):
         if deadline is not None and time.monotonic() > deadline:
             break
@@ -370,3 +412,6 @@ def prunable_moves(geo: Geometry, stones: list[int], colour: int, candidates: in
     for b, by in dom.items():
         kill[b] = kill.get(b, 0) | by
     return {b: by for b, by in acyclic_prune(kill).items() if (candidates >> b) & 1}, reads
+
+
+kernels.warm_up("fillin", lambda: fillin_kernel.warm_up(ring_rules()))

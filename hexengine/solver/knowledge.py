@@ -10,9 +10,12 @@ cells).  ``knowledge_by_name("auto")`` picks the best available.
 """
 from __future__ import annotations
 
+from typing import Optional
+
 from ..evaluation import network
 from ..evaluation.resistance import rank_moves
 from ..geometry import Geometry
+from ..knowledge import inferior  # registers the compiled fill-in before kernels start
 
 INF = 1 << 60  # an infinite proof or disproof number
 WIN, LOSS = 1, 2  # statuses, from the point of view of the side to move
@@ -116,7 +119,9 @@ class VCKnowledge(SimpleKnowledge):
     connections (a full edge-to-edge connection is a lost position, its semi connections
     give the mustplay, and an empty mustplay is lost too), optionally our own (a semi
     connection wins at its key), and the prunable cells: vulnerable ones and, with
-    ``dominated``, the cells another candidate's fill-in would fill.
+    ``dominated``, the cells another candidate's fill-in would fill (by default once the
+    compiled fill-in has loaded: one fill-in per candidate at every node cuts the nodes by
+    a fifth to a third, and costs more than it saves in Python).
 
     Proof sets stay exact: fill-in, dead and vulnerable cells are decided by the six
     neighbours of a cell, so a proof that used them also holds the filled cells and the
@@ -126,12 +131,11 @@ class VCKnowledge(SimpleKnowledge):
     forced_cheap = True  # a forced block is searched without building connections
 
     def __init__(self, own_semis: bool = False, fill: bool = True, prune: bool = True,
-                 limits=None, order: str = "centre", dominated: bool = False,
+                 limits=None, order: str = "centre", dominated: Optional[bool] = None,
                  decompose: bool = True) -> None:
         self.dominated = dominated
         self.decompose = decompose
         self.order = order
-        from ..knowledge import inferior  # ImportError: not available
         try:
             from ..knowledge import vc
         except ImportError:  # fill-in and pruning alone
@@ -231,7 +235,8 @@ class VCKnowledge(SimpleKnowledge):
         pruned = 0
         if self.prune and must & (must - 1):
             inf = self.inferior
-            if self.dominated:
+            dominated = inf.compiled() if self.dominated is None else self.dominated
+            if dominated:
                 region = 0
                 kept, reads = inf.prunable_moves(geo, filled, colour, must)
                 for b, by in kept.items():
