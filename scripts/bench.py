@@ -176,11 +176,13 @@ def default_table(sizes: list[int], count: int, seconds: float) -> None:
               help="Timings per figure; the best is reported.")
 @click.option("--vc", "vc_only", is_flag=True,
               help="Only the virtual-connection table (build and update times).")
+@click.option("--inferior", "inferior_only", is_flag=True,
+              help="Only the inferior-cell tables (fill-in and pruning, compiled and Python).")
 @click.option("--default-search", "default_seconds", type=float, default=None,
               help="Only the default search's depth and nodes/s with this many seconds "
                    "per position.")
 def main(sizes: str, count: int, repeat: int, depth: int, width: int, trials: int,
-         vc_only: bool, default_seconds: float | None) -> None:
+         vc_only: bool, inferior_only: bool, default_seconds: float | None) -> None:
     """Print Markdown tables of evaluation cost and search speed."""
     size_list = [int(s) for s in sizes.split(",")]
     kernels.start(wait=True)  # the compiled kernels, as the engine uses them
@@ -191,6 +193,9 @@ def main(sizes: str, count: int, repeat: int, depth: int, width: int, trials: in
         default_table(size_list, count, default_seconds)
         return
     boards = {size: positions(size, count) for size in size_list}
+    if inferior_only:
+        _inferior_table(boards, repeat, trials)
+        return
     names = sorted(EVALUATIONS)
 
     def numpy_resistance(geo, stones, colour):

@@ -64,3 +64,43 @@ def test_race_catches_a_wrong_engine(tmp_path):
     assert "| position |" not in proc.stdout  # --no-rows: the summary only
     summary = next(line for line in proc.stdout.splitlines() if line.startswith("| four.txt"))
     assert summary.rstrip().endswith("| **2** |")
+
+
+POSITION_SET = os.path.join(ROOT, "scripts", "position_set.py")
+
+
+def test_position_set_takes_the_first_proved_positions_of_each_game(tmp_path):
+    """scripts/position_set.py on two 5x5 games (one with a swap, skipped) with our engine
+    as the judge: every other ply from the 7th, the first two proved of the game, written
+    as a file solver_race.py reads, each verdict the exhaustive 5x5 result."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from solver_race import read_positions
+
+    from hexengine.geometry import geometry
+    from tests.test_solver import exhaustive
+
+    game = ["c3", "b4", "b3", "d2", "c2", "c1", "d1", "e1", "a2", "b2", "a3", "e2"]
+    results = tmp_path / "results.jsonl"
+    results.write_text("\n".join(json.dumps({
+        "size": "5x5", "moves": [{"move": m} for m in moves]})
+        for moves in (["c3", "swap-pieces", "d4"], game)) + "\n")
+    out = tmp_path / "set.txt"
+    ours = shlex.join(engine_command())
+    proc = subprocess.run(
+        [sys.executable, POSITION_SET, str(results), "--judge", ours,
+         "--judge-init", "param_hexengine solver_time {seconds}", "--limit", "5",
+         "--from", "7", "--every", "2", "--out", str(out)],
+        capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    positions = read_positions(str(out))
+    assert [len(p.moves) for p in positions] == [7, 9]  # the first two proved, in ply order
+    geo = geometry(5, 5)
+    for p in positions:
+        assert p.moves == [(i % 2, m) for i, m in enumerate(game[:len(p.moves)])]
+        assert p.to_move == len(p.moves) % 2
+        stones = [0, 0]
+        for colour, move in p.moves:
+            stones[colour] |= 1 << geo.parse(move)
+        mover_wins = exhaustive(geo)(stones[0], stones[1], p.to_move)
+        assert p.expect == (p.to_move if mover_wins else 1 - p.to_move)
+    assert "game 2 ply 7" in proc.stdout and "game 1" not in proc.stdout

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""A position file for ``solver_race.py`` from real games, by the rule in docs/solver.md.
+
+From each game of hex-match results.jsonl files (games with a swap are skipped), the
+positions after ply FROM, FROM + EVERY, … up to the last position before the game's final
+move, with the side to move as in the game; a position reached in two games counts once.
+A judge (any HTP engine with ``dfpn-solve-state``, e.g. Wolve) solves each game's
+candidates in ply order, ``dfpn-clear-tt`` before each, within ``--limit`` seconds; the
+first ``--per-game`` it proves are taken, whatever any other solver does with them, with
+the judge's verdict as the known winner.  Each taken position is a line of the file:
+
+    11 f6 e7 ... black = white    # game 3, ply 24, judge 2.31 s
+
+    python scripts/position_set.py matches/ours-vs-wolve-11x11/results.jsonl \\
+        --judge "wolve --use-logfile=0 --quiet" --out scripts/positions/11x11-games.txt
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Iterator
+
+import click
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from hexengine.board import COLOUR_NAMES  # noqa: E402
+from hexengine.geometry import geometry  # noqa: E402
+from protocol.match.judge import DfpnJudge  # noqa: E402
+
+
+def candidates(paths: list[str], first: int, every: int) -> Iterator[tuple[int, list]]:
+    """(game number, [(ply, size text, moves) in ply order]) for each game without a swap;
+    a position already given by an earlier game is left out."""
+    seen = set()
+    number = 0
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                game = json.loads(line)
+                number += 1
+                moves = [m["move"] for m in game["moves"]]
+                if any(m.lower().startswith("swap") for m in moves):
+                    continue
+                width, height = game["size"].split("x")
+                size = width if width == height else game["size"]
+                found = []
+                for ply in range(first, len(moves), every):  # before the final move
+                    key = (game["size"], tuple(moves[:ply]))
+                    if key not in seen:
+                        seen.add(key)
+                        found.append((ply, size, moves[:ply]))
+                yield number, found
+
+
+@click.command()
+@click.argument("results", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--judge", required=True, help="An HTP engine with dfpn-solve-state.")
+@click.option("--judge-init", multiple=True, default=("param_dfpn timelimit {seconds}",),
+              show_default=True, help="Commands sent to the judge first ({seconds}: the "
+                                      "limit).")
+@click.option("--limit", type=float, default=10.0, show_default=True,
+              help="Seconds the judge has for each position.")
+@click.option("--from", "first", type=int, default=20, show_default=True,
+              help="The first ply taken.")
+@click.option("--every", type=int, default=4, show_default=True, help="Plies between two.")
+@click.option("--per-game", type=int, default=2, show_default=True,
+              help="Positions taken from each game: the first the judge proves.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False),
+              help="The position file to write.")
+def main(results: tuple[str, ...], judge: str, judge_init: tuple[str, ...], limit: float,
+         first: int, every: int, per_game: int, out: str) -> None:
+    referee = DfpnJudge(judge, [c.format(seconds=limit) for c in judge_init],
+                        timeout=limit + 30)
+    sources = ", ".join(os.path.basename(os.path.dirname(os.path.abspath(p))) or p
+                        for p in results)
+    lines = [f"# Positions from the games of {sources}:",
+             f"# every {every}th ply from {first}, the first {per_game} of each game that "
+             f"the judge proves within {limit:g} s (its verdict after '=').",
+             f"# python scripts/position_set.py RESULTS --from {first} --every {every} "
+             f"--per-game {per_game} --limit {limit:g}"]
+    taken = tried = 0
+    try:
+        for number, found in candidates(list(results), first, every):
+            got = 0
+            for ply, size, moves in found:
+                if got == per_game:
+                    break
+                width, _, height = size.partition("x")
+                geo = geometry(int(width), int(height or width))
+                stones = [0, 0]
+                for i, move in enumerate(moves):
+                    stones[i % 2] |= 1 << geo.parse(move)
+                colour = ply % 2
+                started = time.monotonic()
+                winner = referee.solve(geo, stones, colour, limit).winner
+                took = time.monotonic() - started
+                tried += 1
+                verdict = "unproved" if winner is None else f"{COLOUR_NAMES[winner]} wins"
+                print(f"game {number} ply {ply}: {verdict} ({took:.2f} s)", flush=True)
+                if winner is None:
+                    continue
+                got += 1
+                taken += 1
+                lines.append(f"{size} {' '.join(moves)} {COLOUR_NAMES[colour]} = "
+                             f"{COLOUR_NAMES[winner]}    # game {number}, ply {ply}, "
+                             f"judge {took:.2f} s")
+    finally:
+        referee.close()
+    with open(out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"{taken} positions of {tried} judged written to {out}")
+
+
+if __name__ == "__main__":
+    main()
