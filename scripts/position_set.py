@@ -7,7 +7,8 @@ move, with the side to move as in the game; a position reached in two games coun
 A judge (any HTP engine with ``dfpn-solve-state``, e.g. Wolve) solves each game's
 candidates in ply order, ``dfpn-clear-tt`` before each, within ``--limit`` seconds; the
 first ``--per-game`` it proves are taken, whatever any other solver does with them, with
-the judge's verdict as the known winner.  Each taken position is a line of the file:
+the judge's verdict as the known winner (``--jobs N``: N judges, a game each, the file
+in the games' order all the same).  Each taken position is a line of the file:
 
     11 f6 e7 ... black = white    # game 3, ply 24, judge 2.31 s
 
@@ -18,8 +19,10 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Iterator
 
 import click
@@ -55,6 +58,32 @@ def candidates(paths: list[str], first: int, every: int) -> Iterator[tuple[int, 
                 yield number, found
 
 
+def judge_game(referee: DfpnJudge, number: int, found: list, per_game: int,
+               limit: float) -> tuple[list[str], list[str]]:
+    """The first ``per_game`` positions of one game that ``referee`` proves, in ply order:
+    (their lines for the file, a report line per position judged)."""
+    lines, said = [], []
+    for ply, size, moves in found:
+        if len(lines) == per_game:
+            break
+        width, _, height = size.partition("x")
+        geo = geometry(int(width), int(height or width))
+        stones = [0, 0]
+        for i, move in enumerate(moves):
+            stones[i % 2] |= 1 << geo.parse(move)
+        colour = ply % 2
+        started = time.monotonic()
+        winner = referee.solve(geo, stones, colour, limit).winner
+        took = time.monotonic() - started
+        verdict = "unproved" if winner is None else f"{COLOUR_NAMES[winner]} wins"
+        said.append(f"game {number} ply {ply}: {verdict} ({took:.2f} s)")
+        if winner is not None:
+            lines.append(f"{size} {' '.join(moves)} {COLOUR_NAMES[colour]} = "
+                         f"{COLOUR_NAMES[winner]}    # game {number}, ply {ply}, "
+                         f"judge {took:.2f} s")
+    return lines, said
+
+
 @click.command()
 @click.argument("results", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--judge", required=True, help="An HTP engine with dfpn-solve-state.")
@@ -68,12 +97,12 @@ def candidates(paths: list[str], first: int, every: int) -> Iterator[tuple[int, 
 @click.option("--every", type=int, default=4, show_default=True, help="Plies between two.")
 @click.option("--per-game", type=int, default=2, show_default=True,
               help="Positions taken from each game: the first the judge proves.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Judges at work at once, a game each (one core each).")
 @click.option("--out", required=True, type=click.Path(dir_okay=False),
               help="The position file to write.")
 def main(results: tuple[str, ...], judge: str, judge_init: tuple[str, ...], limit: float,
-         first: int, every: int, per_game: int, out: str) -> None:
-    referee = DfpnJudge(judge, [c.format(seconds=limit) for c in judge_init],
-                        timeout=limit + 30)
+         first: int, every: int, per_game: int, jobs: int, out: str) -> None:
     sources = ", ".join(os.path.basename(os.path.dirname(os.path.abspath(p))) or p
                         for p in results)
     lines = [f"# Positions from the games of {sources}:",
@@ -81,34 +110,31 @@ def main(results: tuple[str, ...], judge: str, judge_init: tuple[str, ...], limi
              f"the judge proves within {limit:g} s (its verdict after '=').",
              f"# python scripts/position_set.py RESULTS --from {first} --every {every} "
              f"--per-game {per_game} --limit {limit:g}"]
+    init = [c.format(seconds=limit) for c in judge_init]
+    referees: queue.SimpleQueue = queue.SimpleQueue()
+    made = [DfpnJudge(judge, init, timeout=limit + 30) for _ in range(jobs)]
+    for referee in made:
+        referees.put(referee)
+
+    def one(game: tuple[int, list]) -> tuple[list[str], list[str]]:
+        referee = referees.get()
+        try:
+            return judge_game(referee, game[0], game[1], per_game, limit)
+        finally:
+            referees.put(referee)
+
     taken = tried = 0
     try:
-        for number, found in candidates(list(results), first, every):
-            got = 0
-            for ply, size, moves in found:
-                if got == per_game:
-                    break
-                width, _, height = size.partition("x")
-                geo = geometry(int(width), int(height or width))
-                stones = [0, 0]
-                for i, move in enumerate(moves):
-                    stones[i % 2] |= 1 << geo.parse(move)
-                colour = ply % 2
-                started = time.monotonic()
-                winner = referee.solve(geo, stones, colour, limit).winner
-                took = time.monotonic() - started
-                tried += 1
-                verdict = "unproved" if winner is None else f"{COLOUR_NAMES[winner]} wins"
-                print(f"game {number} ply {ply}: {verdict} ({took:.2f} s)", flush=True)
-                if winner is None:
-                    continue
-                got += 1
-                taken += 1
-                lines.append(f"{size} {' '.join(moves)} {COLOUR_NAMES[colour]} = "
-                             f"{COLOUR_NAMES[winner]}    # game {number}, ply {ply}, "
-                             f"judge {took:.2f} s")
+        with ThreadPoolExecutor(jobs) as pool:  # map keeps the games' order
+            for got, said in pool.map(one, candidates(list(results), first, every)):
+                for line in said:
+                    print(line, flush=True)
+                tried += len(said)
+                taken += len(got)
+                lines.extend(got)
     finally:
-        referee.close()
+        for referee in made:
+            referee.close()
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
     print(f"{taken} positions of {tried} judged written to {out}")

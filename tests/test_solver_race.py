@@ -89,7 +89,7 @@ def test_position_set_takes_the_first_proved_positions_of_each_game(tmp_path):
     proc = subprocess.run(
         [sys.executable, POSITION_SET, str(results), "--judge", ours,
          "--judge-init", "param_hexengine solver_time {seconds}", "--limit", "5",
-         "--from", "7", "--every", "2", "--out", str(out)],
+         "--from", "7", "--every", "2", "--jobs", "2", "--out", str(out)],
         capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     positions = read_positions(str(out))
@@ -104,3 +104,27 @@ def test_position_set_takes_the_first_proved_positions_of_each_game(tmp_path):
         mover_wins = exhaustive(geo)(stones[0], stones[1], p.to_move)
         assert p.expect == (p.to_move if mover_wins else 1 - p.to_move)
     assert "game 2 ply 7" in proc.stdout and "game 1" not in proc.stdout
+
+
+GENMOVE_CHECK = os.path.join(ROOT, "scripts", "genmove_check.py")
+
+
+def test_genmove_check_counts_the_wins_an_engine_keeps(tmp_path):
+    """scripts/genmove_check.py with our engine playing and judging: on the won 4x4
+    positions (the lost one is skipped) every move keeps the win; an engine that always
+    plays the first empty cell throws one away."""
+    path = tmp_path / "four.txt"
+    path.write_text(POSITIONS + "4 a1 c2 black = white\n")
+    ours = shlex.join(engine_command())
+    args = [str(path), "--judge", ours, "--judge-init", "param_hexengine solver_time {seconds}",
+            "--limit", "10"]
+    proc = subprocess.run([sys.executable, GENMOVE_CHECK, *args, "--engine",
+                           shlex.join(engine_command() + ["--time", "1"])],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 won positions: kept 2 (100 %), thrown away 0, unknown 0, errors 0" in proc.stdout
+    first = shlex.join([sys.executable, BROKEN, "--mode", "none"])
+    proc = subprocess.run([sys.executable, GENMOVE_CHECK, *args, "--engine", first],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "4 a1 white: b1" in proc.stdout and "thrown away 1" in proc.stdout
