@@ -367,7 +367,8 @@ def test_mustplay_of_a_bridge_chain_with_one_gap():
     assert vc.build(geo, after, WHITE).edge_full() is None
 
 
-@pytest.mark.parametrize("limits", [vc.DEFAULT_LIMITS, vc.WIDE_LIMITS], ids=["default", "wide"])
+@pytest.mark.parametrize("limits", [vc.DEFAULT_LIMITS, vc.WIDE_LIMITS, vc.SOLVER_LIMITS],
+                         ids=["default", "wide", "solver"])
 def test_found_carriers_are_real_on_a_crowded_board(limits):
     rng = random.Random(7)
     geo = geometry(6, 6)
@@ -389,7 +390,7 @@ def _random_positions(size, count, stones_range, seed):
             for _ in range(count)]
 
 
-LIMITS = {"default": vc.DEFAULT_LIMITS, "wide": vc.WIDE_LIMITS}
+LIMITS = {"default": vc.DEFAULT_LIMITS, "wide": vc.WIDE_LIMITS, "solver": vc.SOLVER_LIMITS}
 
 
 def _exhaustive_check(positions):

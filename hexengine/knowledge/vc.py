@@ -18,11 +18,11 @@ from typing import Optional
 
 from ..geometry import Geometry
 from . import hsearch, hsearch_python
-from .connections import (DEFAULT_LIMITS, EDGE_GOAL, EDGE_START, WIDE_LIMITS, Connections,
-                          Limits)
+from .connections import (DEFAULT_LIMITS, EDGE_GOAL, EDGE_START, SOLVER_LIMITS, WIDE_LIMITS,
+                          Connections, Limits)
 
-__all__ = ["DEFAULT_LIMITS", "EDGE_GOAL", "EDGE_START", "WIDE_LIMITS", "Connections", "Limits",
-           "build", "mustplay", "update"]
+__all__ = ["DEFAULT_LIMITS", "EDGE_GOAL", "EDGE_START", "SOLVER_LIMITS", "WIDE_LIMITS",
+           "Connections", "Limits", "build", "mustplay", "update"]
 
 
 def build(geo: Geometry, stones, colour: int, limits: Optional[Limits] = None,

@@ -150,7 +150,7 @@ class VCKnowledge(SimpleKnowledge):
         self.own_semis = own_semis
         self.fill = fill
         self.prune = prune
-        self.limits = limits if limits is not None or vc is None else vc.WIDE_LIMITS
+        self.limits = limits if limits is not None or vc is None else vc.SOLVER_LIMITS
 
     def expand(self, geo: Geometry, stones: list[int], colour: int):
         status, proof, best, children, just = super().expand(geo, stones, colour)
