@@ -123,7 +123,8 @@ class Player:
                                 time.monotonic() - started, [known], proved=True)
         solved = None if not knows else solve_for_move(
             self.solver(), board.geo, board.stones, colour, seconds, stop,
-            early_stones=s.solver_from, share=s.solver_share, threads=s.threads)
+            early_stones=s.solver_from, empty_cells=s.solver_empty, share=s.solver_share,
+            threads=s.threads)
         if solved is not None and (solved.winner == colour or solved.searched):
             # (a loss seen at sight has no stubborn move: the search picks one inside the
             # opponent's connection by its evaluation)

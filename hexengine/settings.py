@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable, Optional
 from .evaluation import DEFAULT_EVALUATION, EVALUATIONS
 from .evaluation.resistance import CLAMP, STRONG
 from .search import ORDERINGS
-from .solver import EARLY_STONES, SOLVE_SHARE
+from .solver import EARLY_STONES, SOLVE_EMPTY_CELLS, SOLVE_SHARE
 
 ALGORITHMS = ("alphabeta", "minimax", "random")
 SWAP_STYLES = ("swap-pieces", "swap-sides")
@@ -170,6 +170,9 @@ class Settings:
     solver_from: int = setting(EARLY_STONES, "Stones on the board (up to 9x9) before "
                                "genmove gives the solver a share of its budget.", "player",
                                low=0)
+    solver_empty: int = setting(SOLVE_EMPTY_CELLS, "Empty cells at most (boards above 9x9) "
+                                "before genmove gives the solver a share of its budget.",
+                                "player", low=0)
     solver_share: float = setting(SOLVE_SHARE, "That share of genmove's budget on boards "
                                   "larger than 6x6 (0 never asks the solver).", "player",
                                   low=0.0, high=1.0)

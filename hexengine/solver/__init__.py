@@ -7,8 +7,8 @@ the budget.  The names callers use are re-exported here.
 from .dfpn import Solver, SolveResult
 from .knowledge import (KNOWLEDGE, LOSS, WIN, SimpleKnowledge, VCKnowledge, knowledge_by_name,
                         winning_cells)
-from .policy import EARLY_STONES, SOLVE_SHARE, solve_for_move
+from .policy import EARLY_STONES, SOLVE_EMPTY_CELLS, SOLVE_SHARE, solve_for_move
 
-__all__ = ["EARLY_STONES", "KNOWLEDGE", "LOSS", "SOLVE_SHARE", "SimpleKnowledge",
-           "SolveResult", "Solver", "VCKnowledge", "WIN", "knowledge_by_name",
+__all__ = ["EARLY_STONES", "KNOWLEDGE", "LOSS", "SOLVE_EMPTY_CELLS", "SOLVE_SHARE",
+           "SimpleKnowledge", "SolveResult", "Solver", "VCKnowledge", "WIN", "knowledge_by_name",
            "solve_for_move", "winning_cells"]

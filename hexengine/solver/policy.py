@@ -30,11 +30,12 @@ EARLY_STONES = 20
 def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int,
                    seconds: float, stop: Optional[threading.Event] = None,
                    progress: Optional[Callable[[dict], None]] = None,
-                   early_stones: int = EARLY_STONES,
+                   early_stones: int = EARLY_STONES, empty_cells: int = SOLVE_EMPTY_CELLS,
                    share: float = SOLVE_SHARE, threads: int = 1) -> Optional[SolveResult]:
     """``genmove``'s first step: when few enough cells are empty (or the board is small),
     give the solver ``share`` of the budget (up to 9x9: from ``early_stones`` stones on;
-    boards up to 6x6 always give it ``SMALL_BOARD_SHARE``).
+    larger boards: at most ``empty_cells`` empty; boards up to 6x6 always give it
+    ``SMALL_BOARD_SHARE``).
     None when it was not tried; otherwise the result, solved (a win to play, or a loss the
     search should answer as best it can) or not (``winner`` None; ``losing`` still names
     the moves it proved to lose).  ``threads``: processes the solve may use (``parallel``)."""
@@ -52,7 +53,7 @@ def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int
         if cells - count < early_stones:
             return None
     elif not small:
-        if count > SOLVE_EMPTY_CELLS:
+        if count > empty_cells:
             return None
         if failed is not None and count > failed[1] - 4:
             return None  # the last attempt, as large as this, failed: wait for a smaller one
