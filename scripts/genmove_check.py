@@ -27,7 +27,7 @@ from solver_race import read_positions  # noqa: E402
 
 from hexengine.geometry import geometry  # noqa: E402
 from protocol.match.controller import EngineError, start_engine  # noqa: E402
-from protocol.match.judge import DfpnJudge  # noqa: E402
+from protocol.match.cli import judge_from, judge_options  # noqa: E402
 from protocol.match.referee import COLOUR_WORDS, new_board  # noqa: E402
 
 
@@ -37,16 +37,10 @@ from protocol.match.referee import COLOUR_WORDS, new_board  # noqa: E402
 @click.option("--init", multiple=True, help="Commands sent to the engine once it starts.")
 @click.option("--move-timeout", type=float, default=60.0, show_default=True,
               help="Seconds a genmove may take before the position counts as an error.")
-@click.option("--judge", required=True, help="An HTP engine with dfpn-solve-state.")
-@click.option("--judge-init", multiple=True, default=("param_dfpn timelimit {seconds}",),
-              show_default=True, help="Commands sent to the judge first ({seconds}: the "
-                                      "limit).")
-@click.option("--limit", type=float, default=30.0, show_default=True,
-              help="Seconds the judge has for each position after the move.")
+@judge_options(30.0, "Seconds the judge has for each position after the move.")
 def main(files: tuple[str, ...], command: str, init: tuple[str, ...], move_timeout: float,
          judge: str, judge_init: tuple[str, ...], limit: float) -> None:
-    referee = DfpnJudge(judge, [c.format(seconds=limit) for c in judge_init],
-                        timeout=limit + 30)
+    referee = judge_from(judge, judge_init, limit)
     engine = None
     counts = {"kept": 0, "thrown away": 0, "unknown": 0, "error": 0}
     took = []

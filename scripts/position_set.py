@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine.board import COLOUR_NAMES  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
+from protocol.match.cli import judge_from, judge_options  # noqa: E402
 from protocol.match.judge import DfpnJudge  # noqa: E402
 
 
@@ -86,12 +87,7 @@ def judge_game(referee: DfpnJudge, number: int, found: list, per_game: int,
 
 @click.command()
 @click.argument("results", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--judge", required=True, help="An HTP engine with dfpn-solve-state.")
-@click.option("--judge-init", multiple=True, default=("param_dfpn timelimit {seconds}",),
-              show_default=True, help="Commands sent to the judge first ({seconds}: the "
-                                      "limit).")
-@click.option("--limit", type=float, default=10.0, show_default=True,
-              help="Seconds the judge has for each position.")
+@judge_options(10.0, "Seconds the judge has for each position.")
 @click.option("--from", "first", type=int, default=20, show_default=True,
               help="The first ply taken.")
 @click.option("--every", type=int, default=4, show_default=True, help="Plies between two.")
@@ -110,9 +106,8 @@ def main(results: tuple[str, ...], judge: str, judge_init: tuple[str, ...], limi
              f"the judge proves within {limit:g} s (its verdict after '=').",
              f"# python scripts/position_set.py RESULTS --from {first} --every {every} "
              f"--per-game {per_game} --limit {limit:g}"]
-    init = [c.format(seconds=limit) for c in judge_init]
     referees: queue.SimpleQueue = queue.SimpleQueue()
-    made = [DfpnJudge(judge, init, timeout=limit + 30) for _ in range(jobs)]
+    made = [judge_from(judge, judge_init, limit) for _ in range(jobs)]
     for referee in made:
         referees.put(referee)
 

@@ -23,6 +23,28 @@ from .runner import Match, MatchConfig, MatchError, sprt_state
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.+-]+$")
 
 
+def judge_options(limit: float, limit_help: str):
+    """The click options of a script that has a solver judge positions: ``--judge`` (an HTP
+    engine with ``dfpn-solve-state``, e.g. Wolve), ``--judge-init`` (its first commands,
+    ``{seconds}`` the limit) and ``--limit``; ``judge_from`` makes the judge."""
+    def decorate(command):
+        command = click.option("--limit", type=float, default=limit, show_default=True,
+                               help=limit_help)(command)
+        command = click.option("--judge-init", multiple=True,
+                               default=("param_dfpn timelimit {seconds}",), show_default=True,
+                               help="Commands sent to the judge first ({seconds}: the "
+                                    "limit).")(command)
+        return click.option("--judge", required=True,
+                            help="An HTP engine with dfpn-solve-state.")(command)
+    return decorate
+
+
+def judge_from(command: str, init: Sequence[str], limit: float) -> DfpnJudge:
+    """The judge of ``judge_options``: ``dfpn-clear-tt`` before each position, and a whole
+    position may take ``limit`` + 30 s."""
+    return DfpnJudge(command, [c.format(seconds=limit) for c in init], timeout=limit + 30)
+
+
 def _name_value(option: str, text: str) -> tuple[str, str]:
     if "=" not in text:
         raise click.BadParameter(f"{text!r} is not NAME=VALUE", param_hint=option)
