@@ -17,6 +17,7 @@ from .geometry import Geometry
 from .search import WIN, Searcher, SearchResult, minimax_root
 from .settings import Settings
 from .solver import Solver, knowledge_by_name, solve_for_move
+from .solver.policy import SMALL_BOARD_CELLS
 
 LOAD_WAIT_SHARE = 0.6  # of a genmove's budget, at most, spent waiting for the compiled
 # kernels (~0.2-0.5 s to load from their disk cache): the rest at 5x the nodes is worth more
@@ -121,6 +122,11 @@ class Player:
         if known is not None:  # a win, in at most as many moves as there are empty cells
             return SearchResult(known, WIN - board.empty.bit_count(), 0, 0,
                                 time.monotonic() - started, [known], proved=True)
+        if knows and board.geo.size > SMALL_BOARD_CELLS:
+            # above 6x6 the solver needs the compiled H-search (``solve_for_move``): a
+            # just-started engine waits a share of the budget for it, as the search does
+            kernels.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()), "hsearch",
+                         stop)
         solved = None if not knows else solve_for_move(
             self.solver(), board.geo, board.stones, colour, seconds, stop,
             early_stones=s.solver_from, empty_cells=s.solver_empty, share=s.solver_share,

@@ -482,3 +482,23 @@ def test_solve_games_script_proves_game_positions_as_the_judge_does(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "proved 2 of 2 positions within 20 s (0 against the judge)" in out.stdout
     assert "  3 b3 c2 c3: white to move" in out.stdout
+
+
+def test_genmove_leaves_larger_boards_to_the_search_until_the_h_search_is_compiled():
+    """Before the compiled H-search has loaded, one solver node on 11x11 can outlast a
+    whole move (a game was lost on time so): the solver is asked only on boards up to 6x6
+    then, and on every board once it has loaded."""
+    from hexengine import kernels
+    from hexengine.knowledge import hsearch
+    from hexengine.solver import solve_for_move
+    kernels.start(wait=True)
+    geo = geometry(11, 11)
+    stones = [0, 0]
+    for i, cell in enumerate(geo.cells[:100]):  # a full-looking board, 21 cells empty
+        stones[(i + i // 11) % 2] |= 1 << cell
+    small = geometry(4, 4)
+    with hsearch.python_only():
+        assert solve_for_move(Solver(knowledge_by_name()), geo, stones, BLACK, 1.0) is None
+        assert solve_for_move(Solver(knowledge_by_name()), small, [0, 0], BLACK, 1.0) \
+            is not None
+    assert solve_for_move(Solver(knowledge_by_name()), geo, stones, BLACK, 1.0) is not None

@@ -6,6 +6,7 @@ import threading
 from typing import Callable, Optional
 
 from ..geometry import Geometry
+from ..knowledge import hsearch
 from . import parallel
 from .dfpn import Solver, SolveResult
 
@@ -35,7 +36,8 @@ def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int
     """``genmove``'s first step: when few enough cells are empty (or the board is small),
     give the solver ``share`` of the budget (up to 9x9: from ``early_stones`` stones on;
     larger boards: at most ``empty_cells`` empty; boards up to 6x6 always give it
-    ``SMALL_BOARD_SHARE``).
+    ``SMALL_BOARD_SHARE``).  Above 6x6 only once the compiled H-search has loaded: a node
+    of the Python one can outlast the whole move on 11x11.
     None when it was not tried; otherwise the result, solved (a win to play, or a loss the
     search should answer as best it can) or not (``winner`` None; ``losing`` still names
     the moves it proved to lose).  ``threads``: processes the solve may use (``parallel``)."""
@@ -49,6 +51,8 @@ def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int
         failed = solver.failed_at = None  # another board or another game
     if seconds <= 0:
         return None
+    if not small and not hsearch.usable(geo):
+        return None  # its nodes would build the Python H-search: seconds each on 11x11
     if early:
         if cells - count < early_stones:
             return None
