@@ -238,7 +238,9 @@ def test_solver_views_answer_within_five_seconds_by_default(mid):
 
 
 @pytest.mark.parametrize("command, board", [
-    ("dfpn-solve-state w", ["boardsize 11"] + MIDGAME[:-1]),
+    # (4 stones: the solver proves the whole middle game within the 0.4 s since 2026-11-26,
+    # and these it cannot in 5 s, so it is surely running at the interrupt)
+    ("dfpn-solve-state w", ["boardsize 11"] + MIDGAME[:4]),
     # (19x19: the map takes its whole 4 s budget, so it is surely running at the interrupt)
     ("hexengine-map move-value b", ["boardsize 19"] + MIDGAME),
     ("hexengine-map-values move-value b", ["boardsize 19"] + MIDGAME),
