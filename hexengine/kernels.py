@@ -6,9 +6,10 @@ registered.  Today four do: the resistance circuit (``evaluation.circuit``), the
 (``knowledge.hsearch``), the circuit on its graph (``evaluation.vc_graph``) and fill-in
 (``knowledge.fillin_kernel``); importing ``hexengine.evaluation`` registers the first
 three, ``hexengine.knowledge.inferior`` (imported by the search and the solver) the
-fourth, and the player imports both before it calls ``start``.  A kernel's users may add a warm-up (``warm_up``): a first call that compiles it
-in the loading thread rather than at its first use, and that must succeed before the kernel
-is ready (``resistance`` warms up ``circuit`` with its own tables).
+fourth, and the player imports both before it calls ``start``.  A kernel's users may add a
+warm-up (``warm_up``): a first call that compiles it in the loading thread rather than at
+its first use, and that must succeed before the kernel is ready (``resistance`` warms up
+``circuit`` with its own tables, ``inferior`` warms up ``fillin`` with its patterns).
 
 numba compiles each kernel the first time (a few seconds, then cached on disk beside its
 module: 0.2–0.5 s to import numba and load them), so the engine loads them in a background

@@ -30,13 +30,13 @@ import click
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine.board import COLOUR_NAMES  # noqa: E402
-from hexengine.geometry import geometry  # noqa: E402
+from hexengine.geometry import Geometry, geometry  # noqa: E402
 from protocol.match.cli import judge_from, judge_options  # noqa: E402
 from protocol.match.judge import DfpnJudge  # noqa: E402
 
 
-def candidates(paths: list[str], first: int, every: int) -> Iterator[tuple[int, list]]:
-    """(game number, [(ply, size text, moves) in ply order]) for each game without a swap;
+def candidates(paths: list[str], first: int, every: int) -> Iterator[tuple[int, Geometry, list]]:
+    """(game number, its board, [(ply, moves) in ply order]) for each game without a swap;
     a position already given by an earlier game is left out."""
     seen = set()
     number = 0
@@ -48,27 +48,25 @@ def candidates(paths: list[str], first: int, every: int) -> Iterator[tuple[int, 
                 moves = [m["move"] for m in game["moves"]]
                 if any(m.lower().startswith("swap") for m in moves):
                     continue
-                width, height = game["size"].split("x")
-                size = width if width == height else game["size"]
+                width, height = (int(x) for x in game["size"].split("x"))
                 found = []
                 for ply in range(first, len(moves), every):  # before the final move
                     key = (game["size"], tuple(moves[:ply]))
                     if key not in seen:
                         seen.add(key)
-                        found.append((ply, size, moves[:ply]))
-                yield number, found
+                        found.append((ply, moves[:ply]))
+                yield number, geometry(width, height), found
 
 
-def judge_game(referee: DfpnJudge, number: int, found: list, per_game: int,
+def judge_game(referee: DfpnJudge, number: int, geo: Geometry, found: list, per_game: int,
                limit: float) -> tuple[list[str], list[str]]:
     """The first ``per_game`` positions of one game that ``referee`` proves, in ply order:
     (their lines for the file, a report line per position judged)."""
+    size = str(geo.width) if geo.width == geo.height else f"{geo.width}x{geo.height}"
     lines, said = [], []
-    for ply, size, moves in found:
+    for ply, moves in found:
         if len(lines) == per_game:
             break
-        width, _, height = size.partition("x")
-        geo = geometry(int(width), int(height or width))
         stones = [0, 0]
         for i, move in enumerate(moves):
             stones[i % 2] |= 1 << geo.parse(move)
@@ -111,10 +109,10 @@ def main(results: tuple[str, ...], judge: str, judge_init: tuple[str, ...], limi
     for referee in made:
         referees.put(referee)
 
-    def one(game: tuple[int, list]) -> tuple[list[str], list[str]]:
+    def one(game: tuple[int, Geometry, list]) -> tuple[list[str], list[str]]:
         referee = referees.get()
         try:
-            return judge_game(referee, game[0], game[1], per_game, limit)
+            return judge_game(referee, *game, per_game, limit)
         finally:
             referees.put(referee)
 

@@ -12,6 +12,7 @@ This module holds the types both H-search backends share (the Python closure in
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
@@ -49,8 +50,7 @@ WIDE_LIMITS = Limits(empty_pairs=True, max_fulls=25, max_semis=50, or_candidates
 # five or six semi connections gives (a group's to its edge around an opponent stone) ends
 # lines at sight: on six 7x7 openings 16 % fewer nodes (27,315 to 22,972; 8 ORs: no fewer),
 # for 1.3x the build time (an 11x11 game position: 3.8 to 4.9 ms).
-SOLVER_LIMITS = Limits(empty_pairs=True, max_fulls=25, max_semis=50, or_candidates=20,
-                       and_fulls=8, work=300_000, max_ors=6)
+SOLVER_LIMITS = dataclasses.replace(WIDE_LIMITS, max_ors=6)
 
 
 class Connections:

@@ -32,7 +32,7 @@ import numpy as np
 from .. import kernels
 from ..geometry import Geometry, geometry
 
-EMPTY, BLACK_STONE, WHITE_STONE = 0, 1, 2
+BLACK_STONE, WHITE_STONE = 1, 2  # a cell's byte (0: empty)
 _WORD = 64
 # DEAD[black ring * 64 + white ring]: 0 not dead, 1 dead and filled black, 2 filled white;
 # FORCED[d * 4096 + own ring * 64 + opponent ring]: 1 when an own stone on the neighbour in
@@ -262,8 +262,8 @@ def dominated(geo: Geometry, stones, colour: int, candidates: int, rules: Rules,
         cand = np.array([g.index[m] for m in part], np.int64)
         out = np.zeros((len(part), g.words), np.uint64)
         hit = np.zeros(len(part), np.bool_)
-        dominated_kernel(g.base, g.cells, g.bits_of, g.offs, rules.dead, rules.forced, colour, words,
-                         cand, out, hit)
+        dominated_kernel(g.base, g.cells, g.bits_of, g.offs, rules.dead, rules.forced, colour,
+                         words, cand, out, hit)
         for j in np.flatnonzero(hit):
             found.append((part[j], _to_int(out[j])))
     return found
