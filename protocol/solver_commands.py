@@ -21,8 +21,9 @@ def _dfpn_solve_state(engine: Engine, args: list[str]) -> str:
     colour = engine.open_position(args[0])
     board = engine.board
     settings = engine.player.settings
+    seconds = engine.player.solver_seconds(settings.solver_time, engine._interrupt)
     result = parallel.solve(engine.player.solver(), board.geo, list(board.stones), colour,
-                            settings.solver_time, engine._interrupt,
+                            seconds, engine._interrupt,
                             _solver_progress(engine, "dfpn-solve-state"), settings.threads)
     verdict = "unknown" if result.winner is None else COLOUR_NAMES[result.winner]
     pv = " ".join(board.move_name(m) for m in result.pv)
@@ -39,7 +40,8 @@ def _dfpn_find_winning(engine: Engine, args: list[str]) -> str:
     board = engine.board
     solver = engine.player.solver()
     seconds = engine.player.settings.solver_time
-    moves, nodes = solver.find_winning(board.geo, list(board.stones), colour, seconds,
+    moves, nodes = solver.find_winning(board.geo, list(board.stones), colour,
+                                       engine.player.solver_seconds(seconds, engine._interrupt),
                                        engine._interrupt,
                                        _solver_progress(engine, "dfpn-solver-find-winning"))
     if moves is None:

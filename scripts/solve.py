@@ -17,6 +17,7 @@ table, and says which worker solved each.
 from __future__ import annotations
 
 import cProfile
+import dataclasses
 import os
 import pstats
 import sys
@@ -56,6 +57,9 @@ from protocol.match.runner import MatchError  # noqa: E402
 @click.option("--dominated/--no-dominated", default=None,
               help="With vc knowledge: prune dominated cells as well as vulnerable ones "
                    "[default: when the compiled fill-in has loaded].")
+@click.option("--stone-templates/--no-stone-templates", default=None,
+              help="With vc knowledge: the derived edge templates with helper stones in "
+                   "the H-search [default: as vc.SOLVER_LIMITS says].")
 @click.option("--order", type=click.Choice(ORDERS), default="centre", show_default=True,
               help="With vc knowledge: each node's moves by centre distance, by the "
                    "circuit's current, or by the value network's move head.")
@@ -70,8 +74,8 @@ from protocol.match.runner import MatchError  # noqa: E402
               help="Profile the solves: the N functions with the most cumulative time, and "
                    "the moves searched per expanded node.")
 def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
-         tt_size: int, compiled: bool, decompose: bool, dominated: Optional[bool], order: str,
-         threads: int, cluster_address: Optional[str], connect_timeout: float,
+         tt_size: int, compiled: bool, decompose: bool, dominated: Optional[bool],
+         stone_templates: Optional[bool], order: str, threads: int, cluster_address: Optional[str], connect_timeout: float,
          profile: int) -> None:
     geo = geometry(size, size)
     openings = ([geo.parse(c) for c in cells.split(",")] if cells else list(geo.cells))
@@ -79,7 +83,8 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
         if profile or not compiled:
             raise click.UsageError("--cluster solves on the workers: no --profile or --python")
         options = dict(knowledge=knowledge, tt_size=tt_size, decompose=decompose,
-                       dominated=dominated, order=order, threads=threads)
+                       dominated=dominated, stone_templates=stone_templates, order=order,
+                       threads=threads)
         _on_cluster(cluster_address, connect_timeout, geo, openings, limit, options)
         return
     kernels.start(wait=True)
@@ -91,7 +96,7 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
     tally = Tally()
     for cell in openings:
         if solver is None or fresh:
-            known = _knowledge(knowledge, decompose, dominated, order)
+            known = _knowledge(knowledge, decompose, dominated, stone_templates, order)
             solver = Solver(known, tt_size=tt_size)
             if profiler is not None:
                 _count_moves(known, expanded)
@@ -111,11 +116,14 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(profile)
 
 
-def _knowledge(name: str, decompose: bool, dominated: Optional[bool], order: str):
+def _knowledge(name: str, decompose: bool, dominated: Optional[bool],
+               stone_templates: Optional[bool], order: str):
     """The solver's knowledge by ``name``, with the options of the vc knowledge set."""
     known = knowledge_by_name(name)
     if isinstance(known, VCKnowledge):
         known.decompose, known.dominated, known.order = decompose, dominated, order
+        if stone_templates is not None and known.limits is not None:
+            known.limits = dataclasses.replace(known.limits, stone_templates=stone_templates)
     return known
 
 
@@ -166,12 +174,13 @@ class Tally:
 
 
 def solve_opening(size: int, cell: int, limit: float, knowledge: str, tt_size: int,
-                  decompose: bool, dominated: Optional[bool], order: str, threads: int) -> dict:
+                  decompose: bool, dominated: Optional[bool], order: str, threads: int,
+                  stone_templates: Optional[bool] = None) -> dict:
     """One opening (a black stone, white to move) with a fresh solver: the task a cluster's
     worker runs.  Returns cell, winner, move, nodes, seconds and (on a worker) its name."""
     kernels.start(wait=True)
     geo = geometry(size, size)
-    known = _knowledge(knowledge, decompose, dominated, order)
+    known = _knowledge(knowledge, decompose, dominated, stone_templates, order)
     started = time.monotonic()
     result = parallel.solve(Solver(known, tt_size=tt_size), geo, [1 << cell, 0], WHITE,
                             limit, threads=threads)

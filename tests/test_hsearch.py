@@ -45,11 +45,12 @@ LIMITS = [
     vc.Limits(templates=False, stop_at_win=True),
     vc.Limits(max_ors=1, work=500),
     vc.Limits(empty_pairs=True, max_fulls=6, max_semis=12, work=20_000),
+    vc.Limits(stone_templates=True),
 ]
 
 
 @pytest.mark.parametrize("limits", LIMITS, ids=["default", "tight", "no-templates", "no-or",
-                                                "empty-pairs"])
+                                                "empty-pairs", "stone-templates"])
 def test_compiled_build_equals_python_build(limits):
     rng = random.Random(hash(limits) & 0xFFFF)
     for _ in range(60):

@@ -3,8 +3,10 @@ published 5×5 result, proof sets, time limits and the stop flag, the player's u
 ``dfpn-*`` protocol commands (bad input, interruption)."""
 import functools
 import random
+import re
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ from hexengine.player import Player, Settings
 from hexengine.positions import random_position
 from hexengine.solver import (KNOWLEDGE, SimpleKnowledge, Solver, knowledge_by_name,
                               winning_cells)
+from tests.htpclient import HtpClient
 
 HAVE_VC = type(knowledge_by_name("auto")) is not SimpleKnowledge
 
@@ -502,3 +505,24 @@ def test_genmove_leaves_larger_boards_to_the_search_until_the_h_search_is_compil
         assert solve_for_move(Solver(knowledge_by_name()), small, [0, 0], BLACK, 1.0) \
             is not None
     assert solve_for_move(Solver(knowledge_by_name()), geo, stones, BLACK, 1.0) is not None
+
+
+def test_a_just_started_engine_solves_as_one_whose_kernels_have_loaded():
+    """``dfpn-solve-state`` sent the moment the engine starts waits for the compiled
+    H-search and fill-in (dominated cells are pruned only once the fill-in has loaded), so
+    it searches exactly the nodes of the same solve run again later."""
+    client = HtpClient()
+    try:
+        for line in ("boardsize 7", "play b a1", "param_hexengine solver_time 60"):
+            client.ok(line)
+        counts = []
+        for _ in range(2):
+            client.ok("dfpn-clear-tt")
+            assert client.ok("dfpn-solve-state white", timeout=90) == "white"
+            client.ok("version")  # the log is written before the reply
+            log = Path(client.log.name).read_text()
+            found = re.findall(r"to move: white \(nodes (\d+)", log)
+            counts.append(int(found[-1]))
+        assert counts[0] == counts[1]
+    finally:
+        client.close()

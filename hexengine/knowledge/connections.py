@@ -35,6 +35,7 @@ class Limits:
     work: int = 150_000  # combination attempts per build; past it the build stops (sound)
     stop_at_win: bool = False  # stop as soon as an edge-to-edge VC is found
     templates: bool = True  # edge templates as base connections
+    stone_templates: bool = False  # and the derived ones that need helper stones
     empty_pairs: bool = False  # derive connections between two empty cells too (Benzene)
 
 
@@ -49,8 +50,9 @@ WIDE_LIMITS = Limits(empty_pairs=True, max_fulls=25, max_semis=50, or_candidates
 # The solver's: the wide build with ORs of up to six semis.  A connection that only an OR of
 # five or six semi connections gives (a group's to its edge around an opponent stone) ends
 # lines at sight: on six 7x7 openings 16 % fewer nodes (27,315 to 22,972; 8 ORs: no fewer),
-# for 1.3x the build time (an 11x11 game position: 3.8 to 4.9 ms).
-SOLVER_LIMITS = dataclasses.replace(WIDE_LIMITS, max_ors=6)
+# for 1.3x the build time (an 11x11 game position: 3.8 to 4.9 ms).  With the derived stone
+# templates too: 22,972 to 18,986 nodes on those openings.
+SOLVER_LIMITS = dataclasses.replace(WIDE_LIMITS, max_ors=6, stone_templates=True)
 
 
 class Connections:

@@ -368,11 +368,13 @@ def _do_or(C, I, S, a, b, k, ci):
                 top += 1
 
 
-def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, group_of, is_group):
+def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, group_of,
+          is_group):
     """The H-search for one colour into the workspace (C, I, S; see ``Workspace``).  The scratch
     rows R_OWN … R_GOAL hold the own, opponent, empty, start-edge and goal-edge cells;
     ``nbr[cell]`` lists the neighbours ascending (−1 padded), ``br_*`` the bridges and
-    ``tp_*`` the colour's edge templates in ``templates.tables`` order.  Returns False when the
+    ``tp_*`` the colour's edge templates in ``templates.tables`` order, then its stone
+    templates (``tp_s``: the helper stones each needs; none for the others).  Returns False when the
     workspace overflowed (the caller runs it again in a larger one)."""
     w = C.shape[1]
     mi = S[N_CELLS]
@@ -468,7 +470,7 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, group_of, is
                 continue
             blocked = False
             for v in range(w):
-                if tp_c[q, v] & C[opp, v]:
+                if tp_c[q, v] & C[opp, v] or tp_s[q, v] & ~C[own, v]:
                     blocked = True
                 C[tpl, v] = tp_c[q, v] & C[empty, v]
             if blocked:
@@ -758,17 +760,24 @@ def tables(geo: Geometry):
         for j, z in enumerate(sorted(geo.neighbours[c])):
             nbr[c, j] = z
     bridges, per_edge = templates.tables(geo)
+    derived = templates.stone_templates(geo)
     br_x = np.array([x for x, _, _ in bridges], np.int64)
     br_y = np.array([y for _, y, _ in bridges], np.int64)
     br_c = np.array([words(c, w) for _, _, c in bridges], np.uint64).reshape(len(bridges), w)
     per_colour = []
     for colour in (0, 1):
         start, goal = geo.edges[colour]
-        inst = [(a, 0, c) for a, c in per_edge[start]] + [(a, 1, c) for a, c in per_edge[goal]]
-        anchor = np.array([a for a, _, _ in inst], np.int64)
-        edge = np.array([e for _, e, _ in inst], np.int64)
-        car = np.array([words(c, w) for _, _, c in inst], np.uint64).reshape(len(inst), w)
-        per_colour.append((start, goal, anchor, edge, car))
+        inst = ([(a, 0, c, 0) for a, c in per_edge[start]]
+                + [(a, 1, c, 0) for a, c in per_edge[goal]])
+        single = len(inst)
+        inst += ([(a, 0, c, h) for a, c, h in derived[start]]
+                 + [(a, 1, c, h) for a, c, h in derived[goal]])
+        arrays = (np.array([t[0] for t in inst], np.int64),
+                  np.array([t[1] for t in inst], np.int64),
+                  np.array([words(t[2], w) for t in inst], np.uint64).reshape(len(inst), w),
+                  np.array([words(t[3], w) for t in inst], np.uint64).reshape(len(inst), w))
+        # without stone templates, the first ``single`` rows (copies: contiguous arrays)
+        per_colour.append((start, goal, arrays, tuple(a[:single].copy() for a in arrays)))
     return w, nbr, br_x, br_y, br_c, tuple(per_colour)
 
 
@@ -779,7 +788,8 @@ def run(geo: Geometry, stones, colour: int, limits) -> Workspace:
     """The compiled build for ``colour``; the workspace holding its result stays valid until
     the next build on this board size with these limits."""
     w, nbr, br_x, br_y, br_c, per_colour = tables(geo)
-    start, goal, anchor, edge, car = per_colour[colour]
+    start, goal, with_stones, without = per_colour[colour]
+    anchor, edge, car, helpers = with_stones if limits.stone_templates else without
     key = (geo.width, geo.height, limits)
     ws = _WORKSPACES.get(key)
     if ws is None:
@@ -795,7 +805,7 @@ def run(geo: Geometry, stones, colour: int, limits) -> Workspace:
         for r, bits in enumerate(rows):
             for i in range(w):
                 C[t + r, i] = (bits >> (_WORD * i)) & _MASK64
-        if kernel(C, ws.I, ws.S, nbr, br_x, br_y, br_c, anchor, edge, car, ws.group_of,
+        if kernel(C, ws.I, ws.S, nbr, br_x, br_y, br_c, anchor, edge, car, helpers, ws.group_of,
                   ws.is_group):
             return ws
         ws = _WORKSPACES[key] = ws.grown(geo)

@@ -41,7 +41,7 @@ from typing import Optional
 
 from ..geometry import Geometry
 from .connections import EDGE_GOAL, EDGE_START, Connections, Limits
-from .templates import tables
+from .templates import stone_templates, tables
 
 
 def build(geo: Geometry, stones, colour: int, limits: Limits,
@@ -285,4 +285,12 @@ def _add_base(b: _Builder, conns: Connections) -> bool:
             if (blocked >> anchor) & 1 or carrier & blocked:
                 continue
             add(node(anchor), edge_node, carrier & empty)
+    if b.lim.stone_templates:
+        own = conns.stones[colour]
+        derived = stone_templates(geo)
+        for edge, edge_node in ((start, EDGE_START), (goal, EDGE_GOAL)):
+            for anchor, carrier, helpers in derived[edge]:
+                if helpers & own != helpers or (blocked >> anchor) & 1 or carrier & blocked:
+                    continue
+                add(node(anchor), edge_node, carrier & empty)
     return not b.out_of_time()

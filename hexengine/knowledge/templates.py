@@ -5,12 +5,23 @@ cell to an edge through a fixed carrier (II, III-a, the ziggurat, and IV-a, with
 images).  Both backends of the H-search (``hsearch_python``, ``hsearch``) lay them as base
 connections, ``responses`` answers intrusions into them, and ``evaluation.resistance`` wires
 them into its circuit.  The tables are built once per board size.
+
+*Stone templates* (``stone_templates``) join an anchor cell to its edge only where further
+own stones stand in the template too.  They are not drawn by hand: our solver derives them
+(``scripts/derive_templates.py``: minimal carriers that H-search's AND and OR rules do not
+find by themselves) into ``data/edge-templates.json``, and ``tests/test_templates.py`` proves
+each one again.  The H-search lays them as base connections under ``Limits.stone_templates``.
 """
 from __future__ import annotations
 
 import functools
+import json
+from pathlib import Path
 
-from ..geometry import Geometry
+from ..geometry import Geometry, geometry
+
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI", 7: "VII"}
+STONE_TEMPLATES_FILE = Path(__file__).resolve().parent.parent / "data" / "edge-templates.json"
 
 # --- edge templates, in the frame of the top edge ------------------------------------------
 # (dcol, drow) offsets from the stone, drow = row index (0 = the row touching the edge); the
@@ -28,22 +39,82 @@ _TEMPLATES: dict[str, tuple[int, tuple[tuple[int, int], ...]]] = {
 }
 
 
-def _mirror_template(row: int, cells):
-    """The left-right mirror image in the top-edge frame, stone fixed: a cell at offset
-    (c, r) goes to (row - r - c, r)."""
+def mirror_offsets(row: int, cells):
+    """The left-right mirror image in the top-edge frame, the anchor at (0, ``row``) fixed: a
+    cell at offset (c, r) goes to (row - r - c, r)."""
     return tuple((row - r - dc, r) for dc, r in cells)
 
 
 for _name, (_row, _cells) in list(_TEMPLATES.items()):
     if _name != "II":
-        _TEMPLATES[_name + "'"] = (_row, _mirror_template(_row, _cells))
+        _TEMPLATES[_name + "'"] = (_row, mirror_offsets(_row, _cells))
+
+
+def _frames(geo: Geometry) -> dict:
+    """Per edge mask: (map from a top-frame (col, row) to the board's, the edge's length)."""
+    w, h = geo.width, geo.height
+    return {
+        geo.top: (lambda c, r: (c, r), w),
+        geo.bottom: (lambda c, r: (w - 1 - c, h - 1 - r), w),
+        geo.left: (lambda c, r: (r, c), h),
+        geo.right: (lambda c, r: (w - 1 - r, h - 1 - c), h),
+    }
+
+
+def _place(geo: Geometry, to_board, c0: int, row: int, cells) -> tuple[int, int] | None:
+    """The anchor and the mask of ``cells`` (offsets from the anchor's column) with the anchor
+    on top-frame column ``c0``; None where a cell falls off the board."""
+    w, h = geo.width, geo.height
+    anchor = to_board(c0, row)
+    board = [to_board(c0 + dc, r) for dc, r in cells]
+    if not all(0 <= bc < w and 0 <= br < h for bc, br in board + [anchor]):
+        return None
+    mask = 0
+    for bc, br in board:
+        mask |= 1 << geo.index(bc, br)
+    return geo.index(*anchor), mask
+
+
+@functools.lru_cache(maxsize=1)
+def stone_template_shapes() -> tuple[tuple[str, int, tuple, tuple], ...]:
+    """The derived templates as (name, anchor row, helper stones, carrier), offsets (dcol,
+    row) in the top-edge frame from the anchor's column, mirror images included."""
+    if not STONE_TEMPLATES_FILE.exists():
+        return ()
+    shapes = []
+    for t in json.loads(STONE_TEMPLATES_FILE.read_text()):
+        row = t["row"]
+        stones = tuple(map(tuple, t["stones"]))
+        carrier = tuple(map(tuple, t["carrier"]))
+        shapes.append((t["name"], row, stones, carrier))
+        mirrored = (mirror_offsets(row, stones), mirror_offsets(row, carrier))
+        if (sorted(mirrored[0]), sorted(mirrored[1])) != (sorted(stones), sorted(carrier)):
+            shapes.append((t["name"] + "'", row) + mirrored)
+    return tuple(shapes)
+
+
+@functools.lru_cache(maxsize=64)
+def stone_templates(geo: Geometry) -> dict[int, tuple[tuple[int, int, int], ...]]:
+    """Per edge mask, every stone-template instance on the board as (anchor cell, carrier of
+    its empty cells, mask of the helper stones it needs)."""
+    out = {}
+    for edge, (to_board, span) in _frames(geo).items():
+        inst = []
+        for _name, row, stones, carrier in stone_template_shapes():
+            for c0 in range(span):
+                placed_stones = _place(geo, to_board, c0, row, stones)
+                placed_carrier = _place(geo, to_board, c0, row, carrier)
+                if placed_stones is None or placed_carrier is None:
+                    continue
+                inst.append((placed_carrier[0], placed_carrier[1], placed_stones[1]))
+        out[edge] = tuple(inst)
+    return out
 
 
 @functools.lru_cache(maxsize=64)
 def tables(geo: Geometry):
     """Per-geometry tables: bridges (x, y, carrier) with x < y, and per edge mask the template
     instances (anchor cell, carrier of all template cells)."""
-    w, h = geo.width, geo.height
     bridges = []
     for x in geo.cells:
         nx = geo.neighbour_mask[x]
@@ -56,28 +127,14 @@ def tables(geo: Geometry):
                 if common.bit_count() == 2:
                     seen.add(y)
                     bridges.append((x, y, common))
-    # the four edges: a map (col, row) in the top frame -> board (col, row)
-    frames = {
-        geo.top: lambda c, r: (c, r),
-        geo.bottom: lambda c, r: (w - 1 - c, h - 1 - r),
-        geo.left: lambda c, r: (r, c),
-        geo.right: lambda c, r: (w - 1 - r, h - 1 - c),
-    }
-    spans = {geo.top: w, geo.bottom: w, geo.left: h, geo.right: h}
     templates = {}
-    for edge, to_board in frames.items():
+    for edge, (to_board, span) in _frames(geo).items():
         inst = []
         for name, (row, cells) in _TEMPLATES.items():
-            for c0 in range(spans[edge]):
-                pts = [(c0 + dc, r) for dc, r in cells]
-                stone = to_board(c0, row)
-                board = [to_board(c, r) for c, r in pts]
-                if not all(0 <= bc < w and 0 <= br < h for bc, br in board + [stone]):
-                    continue
-                carrier = 0
-                for bc, br in board:
-                    carrier |= 1 << geo.index(bc, br)
-                inst.append((geo.index(*stone), carrier))
+            for c0 in range(span):
+                placed = _place(geo, to_board, c0, row, cells)
+                if placed is not None:
+                    inst.append(placed)
         templates[edge] = tuple(inst)
     return tuple(bridges), templates
 
@@ -92,3 +149,22 @@ def edge_templates(geo: Geometry) -> dict[int, tuple[tuple[int, int], ...]]:
     """Per edge mask, every edge-template instance on the board as (anchor cell, carrier of
     all the template's other cells): templates II, III-a and IV-a with their mirror images."""
     return tables(geo)[1]
+
+
+def proof_board(row: int, stones, carrier) -> tuple[Geometry, list[int], int]:
+    """The board on which a template (offsets from its anchor in the top-edge frame) is a
+    game: the anchor on ``row`` with an own stone below it on the last row, the helper
+    stones, and every cell outside the carrier the opponent's.  The template holds exactly
+    when black wins it with white to move.  Returns the board, the stones (black, white)
+    and the anchor."""
+    cols = [dc for dc, _ in list(stones) + list(carrier)] + [0]
+    lo = min(cols)
+    geo = geometry(max(cols) - lo + 1, row + 2)
+    anchor = geo.index(-lo, row)
+    black = (1 << anchor) | (1 << geo.index(-lo, row + 1))
+    for dc, r in stones:
+        black |= 1 << geo.index(dc - lo, r)
+    empty = 0
+    for dc, r in carrier:
+        empty |= 1 << geo.index(dc - lo, r)
+    return geo, [black, geo.mask & ~(black | empty)], anchor

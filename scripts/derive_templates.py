@@ -1,0 +1,182 @@
+"""Derive edge templates with helper stones: the solver finds them, nobody draws them.
+
+An edge template joins a stone (the anchor) to its edge through a fixed set of empty cells,
+whatever the opponent plays there.  The single-stone ones (II, III-a, IV-a) are in
+``hexengine/knowledge/templates.py``; this script finds templates in which one or more
+further own stones (helpers) stand in the template too, and which H-search's AND and OR
+rules do not derive by themselves.
+
+For a template of ``depth`` rows, in the frame of the top edge: a board of ``width`` columns
+and ``depth + 1`` rows, the anchor on row ``depth - 1`` with an own stone below it on the
+last row (so that only the anchor's group reaches the bottom), the helpers, and every cell
+outside the candidate carrier taken by the opponent.  The anchor is joined to the top edge
+with that carrier exactly when the owner wins this board with the opponent to move, which
+our DFPN solver decides (with the single-stone templates only).  Each helper set whose full
+region holds is shrunk to minimal carriers (cells dropped one at a time in random orders
+while the board stays won), and a carrier is kept when the helpers are all needed and the
+H-search of the solver, run on that board, does not already find the connection (with
+``--merge`` into the engine's own file, using the templates that file held when the run
+began: build it up from one helper to more).  Mirror images are folded together.  The result is the JSON file the engine loads
+(``hexengine/data/edge-templates.json``).
+
+    F=hexengine/data/edge-templates.json
+    python scripts/derive_templates.py --depth 4 --helpers 1 --reach 4 --out $F
+    python scripts/derive_templates.py --depth 4 --helpers 2 --tries 2 --seconds 20 --merge --out $F
+    python scripts/derive_templates.py --depth 5 --helpers 1 --width 13 --reach 4 --tries 2 \\
+        --seconds 20 --merge --out $F
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+import click
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from hexengine import kernels  # noqa: E402
+from hexengine.geometry import geometry  # noqa: E402
+from hexengine.knowledge import templates, vc  # noqa: E402
+from hexengine.knowledge.connections import EDGE_START  # noqa: E402
+from hexengine.solver import Solver, VCKnowledge  # noqa: E402
+
+# the solver and the filter know the single-stone templates only: a template is never
+# used to prove itself
+BASE_LIMITS = dataclasses.replace(vc.SOLVER_LIMITS, stone_templates=False)
+
+
+class Frame:
+    """The derivation board of one depth: offsets (dcol, row) from the anchor's column."""
+
+    def __init__(self, depth: int, width: int, seconds: float) -> None:
+        self.depth, self.width = depth, width
+        self.geo = geometry(width, depth + 1)
+        self.col = width // 2
+        self.anchor = self.geo.index(self.col, depth - 1)
+        self.base = (1 << self.anchor) | (1 << self.geo.index(self.col, depth))
+        self.region = 0
+        for r in range(depth):
+            for c in range(width):
+                self.region |= 1 << self.geo.index(c, r)
+        self.region &= ~(1 << self.anchor)
+        self.solver = Solver(VCKnowledge(limits=BASE_LIMITS))
+        self.seconds = seconds
+
+    def holds(self, carrier: int, helpers: int) -> bool:
+        """The anchor (with ``helpers``) joins the top edge through ``carrier``, the
+        opponent to move."""
+        black = self.base | helpers
+        white = self.geo.mask & ~carrier & ~black
+        self.solver.clear()
+        return self.solver.solve(self.geo, [black, white], 1, seconds=self.seconds).winner == 0
+
+    def derived(self, carrier: int, helpers: int, limits: vc.Limits) -> bool:
+        """H-search under ``limits`` finds the connection on the board."""
+        black = self.base | helpers
+        white = self.geo.mask & ~carrier & ~black
+        conns = vc.build(self.geo, [black, white], 0, limits)
+        return any(f & carrier == f for f in conns.full(self.anchor, EDGE_START))
+
+    def shrink(self, carrier: int, helpers: int, rng: random.Random) -> int:
+        cells = list(self.geo.iter_bits(carrier))
+        rng.shuffle(cells)
+        for c in cells:
+            if self.holds(carrier & ~(1 << c), helpers):
+                carrier &= ~(1 << c)
+        return carrier
+
+    def offsets(self, bits: int) -> list[list[int]]:
+        return sorted([self.geo.coords(x)[0] - self.col, self.geo.coords(x)[1]]
+                      for x in self.geo.iter_bits(bits))
+
+    def picture(self, carrier: int, helpers: int) -> str:
+        lines = []
+        for r in range(self.depth):
+            row = []
+            for c in range(self.width):
+                x = self.geo.index(c, r)
+                row.append("A" if x == self.anchor else "B" if helpers >> x & 1
+                           else "." if carrier >> x & 1 else "#")
+            lines.append(" " * r + " ".join(row))
+        return "\n".join(lines)
+
+
+def canonical(row: int, stones, carrier) -> tuple:
+    """One key for a template and its mirror image."""
+    def key(s, c):
+        return (tuple(sorted(map(tuple, s))), tuple(sorted(map(tuple, c))))
+    mirror = templates.mirror_offsets
+    return min(key(stones, carrier), key(mirror(row, stones), mirror(row, carrier)))
+
+
+@click.command()
+@click.option("--depth", type=int, default=4, show_default=True,
+              help="rows of the template: the anchor on this row from the edge")
+@click.option("--helpers", type=int, default=1, show_default=True,
+              help="helper stones besides the anchor (0: single-stone templates)")
+@click.option("--width", type=int, default=11, show_default=True,
+              help="columns of the derivation board, the anchor in the middle")
+@click.option("--reach", type=int, default=3, show_default=True,
+              help="helpers at most this many columns from the anchor")
+@click.option("--tries", type=int, default=3, show_default=True,
+              help="random shrinking orders per helper set")
+@click.option("--seconds", type=float, default=30.0, show_default=True,
+              help="solver time per board (unproved counts as not holding)")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--merge/--no-merge", default=False,
+              help="add to the templates already in --out instead of replacing them")
+@click.option("--show/--no-show", default=True, help="print each template kept")
+@click.option("--out", type=click.Path(dir_okay=False), required=True)
+def main(depth: int, helpers: int, width: int, reach: int, tries: int, seconds: float,
+         seed: int, merge: bool, show: bool, out: str) -> None:
+    kernels.start(wait=True)
+    frame = Frame(depth, width, seconds)
+    rng = random.Random(seed)
+    row = depth - 1
+    kept = json.loads(Path(out).read_text()) if merge and Path(out).exists() else []
+    # merging into the engine's own file, the templates it holds already count as known
+    shipped = merge and Path(out).resolve() == templates.STONE_TEMPLATES_FILE
+    filter_limits = vc.SOLVER_LIMITS if shipped else BASE_LIMITS
+    seen = {canonical(t["row"], t["stones"], t["carrier"]) for t in kept}
+    spots = [frame.geo.index(frame.col + dc, r) for r in range(1, depth)
+             for dc in range(-reach, reach + 1)
+             if 0 <= frame.col + dc < width and (dc, r) != (0, row)]
+    t0 = time.time()
+    new = 0
+    for chosen in itertools.combinations(spots, helpers):
+        hmask = sum(1 << x for x in chosen)
+        region = frame.region & ~hmask
+        if not frame.holds(region, hmask):
+            continue
+        found = {frame.shrink(region, hmask, rng) for _ in range(tries)}
+        for carrier in sorted(found, key=int.bit_count):
+            if any(o != carrier and o & carrier == o for o in found):
+                continue  # not minimal among those found
+            if any(frame.holds(carrier, hmask & ~(1 << x)) for x in chosen):
+                continue  # a helper is not needed
+            if frame.derived(carrier, hmask, filter_limits):
+                continue
+            stones = frame.offsets(hmask)
+            cells = frame.offsets(carrier)
+            key = canonical(row, stones, cells)
+            if key in seen:
+                continue
+            seen.add(key)
+            new += 1
+            name = f"{templates.ROMAN[depth]}-{helpers + 1}-{len(kept) + 1}"
+            kept.append({"name": name, "row": row, "stones": [list(s) for s in key[0]],
+                         "carrier": [list(c) for c in key[1]]})
+            if show:
+                click.echo(f"{name}: {carrier.bit_count()} cells "
+                           f"({time.time() - t0:.0f} s)\n{frame.picture(carrier, hmask)}")
+    Path(out).write_text(json.dumps(kept, indent=None).replace('}, {', '},\n {') + "\n")
+    click.echo(f"{new} new templates, {len(kept)} in {out} ({time.time() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

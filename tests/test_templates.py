@@ -1,0 +1,97 @@
+"""The derived edge templates with helper stones (``data/edge-templates.json``): each one
+proved again, needed, and laid by both H-search backends on every edge."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from hexengine import kernels
+from hexengine.geometry import geometry
+from hexengine.knowledge import hsearch, hsearch_python, templates, vc
+from hexengine.knowledge.vc import EDGE_GOAL, EDGE_START
+from hexengine.solver import Solver, VCKnowledge
+from tests.test_vc import holds
+
+SHAPES = templates.stone_template_shapes()
+WITH = vc.SOLVER_LIMITS
+WITHOUT = dataclasses.replace(vc.SOLVER_LIMITS, stone_templates=False)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled():
+    kernels.start(wait=True)
+
+
+def test_the_file_holds_templates_of_several_stones():
+    assert len(SHAPES) >= 20
+    assert all(stones for _, _, stones, _ in SHAPES)
+    assert WITH.stone_templates and not vc.WIDE_LIMITS.stone_templates
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[s[0] for s in SHAPES])
+def test_each_template_is_won_and_needed(shape):
+    """On its board (every other cell the opponent's, the opponent to move) the anchor joins
+    its edge: our solver proves it without the stone templates (so no template proves
+    itself), exhaustive play too where the carrier is small; the H-search without them
+    does not find it, with them it does, and without any one helper the board is lost."""
+    name, row, stones, carrier = shape
+    geo, board, anchor = templates.proof_board(row, stones, carrier)
+    solver = Solver(VCKnowledge(limits=WITHOUT))
+    assert solver.solve(geo, board, 1, seconds=60).winner == 0
+    if len(carrier) <= 12:
+        empty = geo.mask & ~(board[0] | board[1])
+        assert holds(geo, board[0], empty, 1 << anchor, geo.top, {})
+    empty = geo.mask & ~(board[0] | board[1])
+    assert not any(f & empty == f for f in vc.build(geo, board, 0, WITHOUT).full(anchor,
+                                                                                   EDGE_START))
+    assert empty in vc.build(geo, board, 0, WITH).full(anchor, EDGE_START)
+    for dc, r in stones:
+        helper = 1 << geo.index(geo.coords(anchor)[0] + dc, r)
+        weaker = [board[0] & ~helper, board[1] | helper]
+        solver.clear()
+        assert solver.solve(geo, weaker, 1, seconds=60).winner == 1, (name, dc, r)
+
+
+def _on_edge(geo, edge, col, row):
+    """A top-frame (col, row) as seen from ``edge``."""
+    w, h = geo.width, geo.height
+    c, r = {"top": (col, row), "bottom": (w - 1 - col, h - 1 - row), "left": (row, col),
+            "right": (w - 1 - row, h - 1 - col)}[edge]
+    return geo.index(c, r)
+
+
+@pytest.mark.parametrize("edge", ["top", "bottom", "left", "right"])
+def test_every_template_is_laid_on_every_edge_by_both_backends(edge):
+    """Each template placed on an 11x11 board against each edge, the opponent on every
+    other cell of the template's rows: the anchor's full connection to that edge is there
+    with the template's carrier, the compiled and the Python build agree, and one more
+    opponent stone in the carrier takes it away."""
+    geo = geometry(11, 11)
+    colour = 0 if edge in ("top", "bottom") else 1
+    node = EDGE_START if edge in ("top", "left") else EDGE_GOAL
+    for name, row, stones, carrier in SHAPES:
+        c0 = 5 - (min(dc for dc, _ in carrier) + max(dc for dc, _ in carrier)) // 2
+        anchor = _on_edge(geo, edge, c0, row)
+        own = 1 << anchor
+        for dc, r in stones:
+            own |= 1 << _on_edge(geo, edge, c0 + dc, r)
+        cells = 0
+        for dc, r in carrier:
+            cells |= 1 << _on_edge(geo, edge, c0 + dc, r)
+        rows = 0
+        for r in range(row + 1):
+            for c in range(11):
+                rows |= 1 << _on_edge(geo, edge, c, r)
+        board = [0, 0]
+        board[colour] = own
+        board[1 - colour] = rows & ~(own | cells)
+        built = vc.build(geo, board, colour, WITH)
+        assert isinstance(built, hsearch.CompiledConnections)
+        assert any(f & cells == f for f in built.full(anchor, node)), name
+        reference = hsearch_python.build(geo, board, colour, WITH)
+        assert sorted(built.full(anchor, node)) == sorted(reference.full(anchor, node)), name
+        intruder = cells & -cells
+        board[1 - colour] |= intruder
+        after = vc.build(geo, board, colour, WITH).full(anchor, node)
+        assert cells not in after and all(not f & intruder for f in after), name
