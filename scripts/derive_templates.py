@@ -53,10 +53,10 @@ BASE_LIMITS = dataclasses.replace(vc.SOLVER_LIMITS, stone_templates=False)
 class Frame:
     """The derivation board of one depth: offsets (dcol, row) from the anchor's column."""
 
-    def __init__(self, depth: int, width: int, seconds: float) -> None:
+    def __init__(self, depth: int, width: int, seconds: float, col: int) -> None:
         self.depth, self.width = depth, width
         self.geo = geometry(width, depth + 1)
-        self.col = width // 2
+        self.col = col
         self.anchor = self.geo.index(self.col, depth - 1)
         self.base = (1 << self.anchor) | (1 << self.geo.index(self.col, depth))
         self.region = 0
@@ -121,6 +121,9 @@ def canonical(row: int, stones, carrier) -> tuple:
               help="helper stones besides the anchor (0: single-stone templates)")
 @click.option("--width", type=int, default=11, show_default=True,
               help="columns of the derivation board, the anchor in the middle")
+@click.option("--cols", default="", help="the anchor's columns on the board, comma-separated "
+              "(a narrow board's sides find the narrow templates small boards need) "
+              "[default: the middle one]")
 @click.option("--reach", type=int, default=3, show_default=True,
               help="helpers at most this many columns from the anchor")
 @click.option("--tries", type=int, default=3, show_default=True,
@@ -132,10 +135,9 @@ def canonical(row: int, stones, carrier) -> tuple:
               help="add to the templates already in --out instead of replacing them")
 @click.option("--show/--no-show", default=True, help="print each template kept")
 @click.option("--out", type=click.Path(dir_okay=False), required=True)
-def main(depth: int, helpers: int, width: int, reach: int, tries: int, seconds: float,
+def main(depth: int, helpers: int, width: int, cols: str, reach: int, tries: int, seconds: float,
          seed: int, merge: bool, show: bool, out: str) -> None:
     kernels.start(wait=True)
-    frame = Frame(depth, width, seconds)
     rng = random.Random(seed)
     row = depth - 1
     kept = json.loads(Path(out).read_text()) if merge and Path(out).exists() else []
@@ -143,10 +145,22 @@ def main(depth: int, helpers: int, width: int, reach: int, tries: int, seconds: 
     shipped = merge and Path(out).resolve() == templates.STONE_TEMPLATES_FILE
     filter_limits = vc.SOLVER_LIMITS if shipped else BASE_LIMITS
     seen = {canonical(t["row"], t["stones"], t["carrier"]) for t in kept}
-    spots = [frame.geo.index(frame.col + dc, r) for r in range(1, depth)
-             for dc in range(-reach, reach + 1)
-             if 0 <= frame.col + dc < width and (dc, r) != (0, row)]
     t0 = time.time()
+    new = 0
+    for col in [int(c) for c in cols.split(",")] if cols else [width // 2]:
+        frame = Frame(depth, width, seconds, col)
+        spots = [frame.geo.index(col + dc, r) for r in range(1, depth)
+                 for dc in range(-reach, reach + 1)
+                 if 0 <= col + dc < width and (dc, r) != (0, row)]
+        new += derive(frame, helpers, spots, tries, rng, kept, seen, filter_limits, show, t0)
+    Path(out).write_text(json.dumps(kept, indent=None).replace('}, {', '},\n {') + "\n")
+    click.echo(f"{new} new templates, {len(kept)} in {out} ({time.time() - t0:.0f} s)")
+
+
+def derive(frame: Frame, helpers: int, spots: list[int], tries: int, rng: random.Random,
+           kept: list, seen: set, filter_limits: vc.Limits, show: bool, t0: float) -> int:
+    """Add to ``kept`` the new templates with ``helpers`` helpers on ``spots``."""
+    row = frame.depth - 1
     new = 0
     for chosen in itertools.combinations(spots, helpers):
         hmask = sum(1 << x for x in chosen)
@@ -168,14 +182,13 @@ def main(depth: int, helpers: int, width: int, reach: int, tries: int, seconds: 
                 continue
             seen.add(key)
             new += 1
-            name = f"{templates.ROMAN[depth]}-{helpers + 1}-{len(kept) + 1}"
+            name = f"{templates.ROMAN[frame.depth]}-{helpers + 1}-{len(kept) + 1}"
             kept.append({"name": name, "row": row, "stones": [list(s) for s in key[0]],
                          "carrier": [list(c) for c in key[1]]})
             if show:
                 click.echo(f"{name}: {carrier.bit_count()} cells "
                            f"({time.time() - t0:.0f} s)\n{frame.picture(carrier, hmask)}")
-    Path(out).write_text(json.dumps(kept, indent=None).replace('}, {', '},\n {') + "\n")
-    click.echo(f"{new} new templates, {len(kept)} in {out} ({time.time() - t0:.0f} s)")
+    return new
 
 
 if __name__ == "__main__":

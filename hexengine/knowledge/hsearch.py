@@ -368,13 +368,14 @@ def _do_or(C, I, S, a, b, k, ci):
                 top += 1
 
 
-def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, group_of,
+def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, group_of,
           is_group):
     """The H-search for one colour into the workspace (C, I, S; see ``Workspace``).  The scratch
     rows R_OWN … R_GOAL hold the own, opponent, empty, start-edge and goal-edge cells;
     ``nbr[cell]`` lists the neighbours ascending (−1 padded), ``br_*`` the bridges and
     ``tp_*`` the colour's edge templates in ``templates.tables`` order, then its stone
-    templates (``tp_s``: the helper stones each needs; none for the others).  Returns False when the
+    templates (``tp_s``: the helper stones each needs, ``tp_k`` one of them, tested first;
+    none and -1 for the others).  Returns False when the
     workspace overflowed (the caller runs it again in a larger one)."""
     w = C.shape[1]
     mi = S[N_CELLS]
@@ -466,7 +467,7 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, group_
     if S[L_TEMPLATES]:
         for q in range(tp_anchor.shape[0]):
             x = tp_anchor[q]
-            if _has(C, opp, x):
+            if _has(C, opp, x) or (tp_k[q] >= 0 and not _has(C, own, tp_k[q])):
                 continue
             blocked = False
             for v in range(w):
@@ -775,7 +776,8 @@ def tables(geo: Geometry):
         arrays = (np.array([t[0] for t in inst], np.int64),
                   np.array([t[1] for t in inst], np.int64),
                   np.array([words(t[2], w) for t in inst], np.uint64).reshape(len(inst), w),
-                  np.array([words(t[3], w) for t in inst], np.uint64).reshape(len(inst), w))
+                  np.array([words(t[3], w) for t in inst], np.uint64).reshape(len(inst), w),
+                  np.array([(t[3] & -t[3]).bit_length() - 1 for t in inst], np.int64))
         # without stone templates, the first ``single`` rows (copies: contiguous arrays)
         per_colour.append((start, goal, arrays, tuple(a[:single].copy() for a in arrays)))
     return w, nbr, br_x, br_y, br_c, tuple(per_colour)
@@ -789,7 +791,7 @@ def run(geo: Geometry, stones, colour: int, limits) -> Workspace:
     the next build on this board size with these limits."""
     w, nbr, br_x, br_y, br_c, per_colour = tables(geo)
     start, goal, with_stones, without = per_colour[colour]
-    anchor, edge, car, helpers = with_stones if limits.stone_templates else without
+    anchor, edge, car, helpers, first = with_stones if limits.stone_templates else without
     key = (geo.width, geo.height, limits)
     ws = _WORKSPACES.get(key)
     if ws is None:
@@ -805,7 +807,8 @@ def run(geo: Geometry, stones, colour: int, limits) -> Workspace:
         for r, bits in enumerate(rows):
             for i in range(w):
                 C[t + r, i] = (bits >> (_WORD * i)) & _MASK64
-        if kernel(C, ws.I, ws.S, nbr, br_x, br_y, br_c, anchor, edge, car, helpers, ws.group_of,
+        if kernel(C, ws.I, ws.S, nbr, br_x, br_y, br_c, anchor, edge, car, helpers, first,
+                  ws.group_of,
                   ws.is_group):
             return ws
         ws = _WORKSPACES[key] = ws.grown(geo)
