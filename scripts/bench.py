@@ -139,6 +139,34 @@ def vc_table(sizes: list[int], count: int) -> None:
     print()
 
 
+def templates_table(sizes: list[int], count: int, trials: int) -> None:
+    """Markdown rows: ms per compiled build under the solver's limits (both colours of each
+    position, summed over the positions) without and with the derived stone templates,
+    timed in turns, the best of ``trials`` each."""
+    import dataclasses
+    from hexengine.knowledge import templates
+
+    without = dataclasses.replace(vc.SOLVER_LIMITS, stone_templates=False)
+    print(f"ms per build, the solver's limits ({len(templates.stone_template_shapes())} "
+          "stone-template shapes), 25 % of the cells filled:\n")
+    print("| size | positions | without stone templates | with | ratio |")
+    print("|---|---|---|---|---|")
+    for size in sizes:
+        boards = positions(size, count, fill=0.25)
+        best = {without: float("inf"), vc.SOLVER_LIMITS: float("inf")}
+        for _ in range(trials):
+            for limits in best:
+                start = time.perf_counter()
+                for board in boards:
+                    for colour in (0, 1):
+                        vc.build(board.geo, board.stones, colour, limits).edge_full()
+                best[limits] = min(best[limits], (time.perf_counter() - start) * 1e3
+                                   / (2 * len(boards)))
+        a, b = best[without], best[vc.SOLVER_LIMITS]
+        print(f"| {size}x{size} | {count} | {a:.3f} | {b:.3f} | {b / a:.2f} |")
+    print()
+
+
 def default_table(sizes: list[int], count: int, seconds: float) -> None:
     """Markdown rows: what the default player's search (knowledge, width, resistance) does
     with ``seconds`` per position: depth reached and nodes/s, median over the positions."""
@@ -178,16 +206,22 @@ def default_table(sizes: list[int], count: int, seconds: float) -> None:
               help="Only the virtual-connection table (build and update times).")
 @click.option("--inferior", "inferior_only", is_flag=True,
               help="Only the inferior-cell tables (fill-in and pruning, compiled and Python).")
+@click.option("--templates", "templates_only", is_flag=True,
+              help="Only the cost of the derived stone templates in the solver's builds.")
 @click.option("--default-search", "default_seconds", type=float, default=None,
               help="Only the default search's depth and nodes/s with this many seconds "
                    "per position.")
 def main(sizes: str, count: int, repeat: int, depth: int, width: int, trials: int,
-         vc_only: bool, inferior_only: bool, default_seconds: float | None) -> None:
+         vc_only: bool, inferior_only: bool, templates_only: bool,
+         default_seconds: float | None) -> None:
     """Print Markdown tables of evaluation cost and search speed."""
     size_list = [int(s) for s in sizes.split(",")]
     kernels.start(wait=True)  # the compiled kernels, as the engine uses them
     if vc_only:
         vc_table(size_list, count)
+        return
+    if templates_only:
+        templates_table(size_list, count, trials)
         return
     if default_seconds is not None:
         default_table(size_list, count, default_seconds)
