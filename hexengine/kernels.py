@@ -19,7 +19,8 @@ thread that reads ``# interrupt``; so a kernel whose disk cache is cold is compi
 child process (``python -c ... compile_here``), which fills the cache, and this process
 then loads it from there.  Urgent kernels load first (the search's first need: the board
 circuit), the others in the order they registered (a kernel module registers after those
-it imports).  Without numba, or if compiling fails, the Python code answers throughout.
+it imports); a command that needs only some of them may ask for those first (``prefer``:
+the solver's H-search and fill-in).  Without numba, or if compiling fails, the Python code answers throughout.
 """
 from __future__ import annotations
 
@@ -75,6 +76,7 @@ class _Kernel:
     warm_ups: list[Callable[[], object]] = field(default_factory=list)
     tried: threading.Event = field(default_factory=threading.Event)  # load attempted
     taken: bool = False  # picked by the loading thread
+    preferred: bool = False  # asked for by ``prefer``: before the urgent ones
 
 
 _kernels: dict[str, _Kernel] = {}  # in the order they registered
@@ -105,6 +107,16 @@ def warm_up(name: str, call: Callable[[], object]) -> None:
     compiles on the first call, so this one happens in the loading thread; the kernel is
     ready only when it succeeds."""
     _kernels[name].warm_ups.append(call)
+
+
+def prefer(*names: str) -> None:
+    """Load these registered kernels next, before the others still waiting (a command
+    that needs only them, such as the solver's, waits for no more)."""
+    with _lock:
+        for name in names:
+            kernel = _kernels.get(name)
+            if kernel is not None:
+                kernel.preferred = True
 
 
 def start(wait: bool = False) -> None:
@@ -146,10 +158,12 @@ def _spawn() -> None:
 
 
 def _next() -> Optional[_Kernel]:
-    """The next kernel to load: urgent ones first, then in the order they registered."""
+    """The next kernel to load: preferred ones first, then urgent ones, then in the order
+    they registered."""
     waiting = [k for k in _kernels.values() if not k.taken]
+    preferred = [k for k in waiting if k.preferred]
     urgent = [k for k in waiting if k.urgent]
-    return (urgent or waiting or [None])[0]
+    return (preferred or urgent or waiting or [None])[0]
 
 
 _compilers: Optional[Compilers] = None
@@ -216,9 +230,11 @@ def _recording(compilers: Compilers, made: list) -> Compilers:
 
 def _cold(dispatchers: list) -> bool:
     """Whether numba's disk cache holds nothing current for these functions (its index is
-    missing, or was written for another source or numba version)."""
+    missing, or was written for another source or numba version); a kernel that made none
+    has nothing to compile elsewhere."""
     try:
-        return not any(d._cache._cache_file._load_index() for d in dispatchers)
+        return bool(dispatchers) and not any(d._cache._cache_file._load_index()
+                                             for d in dispatchers)
     except Exception:  # pragma: no cover - numba's internals moved: compile here, as before
         return False
 

@@ -63,6 +63,7 @@ class Player:
         compiled kernels (H-search, fill-in: ~15x and ~5x their Python speed, and the
         dominated cells pruned only once the fill-in has loaded); the seconds left."""
         end = time.monotonic() + seconds
+        kernels.prefer("hsearch", "fillin")
         for kernel in ("hsearch", "fillin"):
             kernels.wait(LOAD_WAIT_SHARE * (end - time.monotonic()), kernel, stop)
         return max(0.0, end - time.monotonic())

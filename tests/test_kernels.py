@@ -38,3 +38,23 @@ def test_a_cold_kernel_compiles_in_a_child_and_a_warm_one_loads_directly(tmp_pat
     log.unlink()
     engine = load(cache, log)
     assert [int(line) for line in log.read_text().split()] == [engine]  # no child this time
+
+
+ORDER = """
+from hexengine import kernels
+order = []
+for name, urgent in (("a", False), ("b", True), ("c", False), ("d", False)):
+    kernels.register(name, lambda compilers, name=name: order.append(name), urgent=urgent)
+kernels.prefer("d", "c")
+kernels.start(wait=True)
+print(" ".join(order))
+"""
+
+
+def test_preferred_kernels_load_first_then_urgent_ones_then_the_rest():
+    """``prefer`` (the solver's commands ask for the H-search and fill-in) puts kernels
+    ahead of the urgent ones, in the order they registered."""
+    out = subprocess.run([sys.executable, "-c", ORDER], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["c", "d", "b", "a"]

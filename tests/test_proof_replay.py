@@ -94,8 +94,9 @@ def test_every_5x5_proof_tree_replayed_against_every_reply():
     solver's move, until the board is won or the knowledge decides the position at sight
     (a full connection, or fill-in joining the edges: the connections are checked against
     exhaustive play in test_vc.py, with the default limits and the solver's).  About
-    2,450 positions (4,800 with ORs of at most four semis, 24,000 before the solver's
-    H-search derived connections between empty cells: it decides more at sight each time)."""
+    1,690 positions (2,450 before the derived edge templates with helper stones, 4,800
+    with ORs of at most four semis, 24,000 before the solver's H-search derived
+    connections between empty cells: it decides more at sight each time)."""
     geo = geometry(5, 5)
     solver = Solver(knowledge_by_name())
     knowledge = solver.knowledge
@@ -129,7 +130,7 @@ def test_every_5x5_proof_tree_replayed_against_every_reply():
                 else:
                     stack.append((black, white | 1 << m, BLACK))
         total += len(seen)
-    assert total > 2_000
+    assert total > 1_500
 
 
 @pytest.mark.slow

@@ -99,14 +99,28 @@ def stone_templates(geo: Geometry) -> dict[int, tuple[tuple[int, int, int], ...]
     its empty cells, mask of the helper stones it needs)."""
     out = {}
     for edge, (to_board, span) in _frames(geo).items():
+        # the frame's (col, row) -> board index is affine: one column along the edge and
+        # one row away from it each move every cell by a fixed index step
+        origin = geo.index(*to_board(0, 0))
+        (c1, r1), (c2, r2), (c0, r0) = to_board(1, 0), to_board(0, 1), to_board(0, 0)
+        step = (c1 - c0) + (r1 - r0) * geo.stride
+        down = (c2 - c0) + (r2 - r0) * geo.stride
+        depth = geo.height if edge in (geo.top, geo.bottom) else geo.width
         inst = []
         for _name, row, stones, carrier in stone_template_shapes():
-            for c0 in range(span):
-                placed_stones = _place(geo, to_board, c0, row, stones)
-                placed_carrier = _place(geo, to_board, c0, row, carrier)
-                if placed_stones is None or placed_carrier is None:
-                    continue
-                inst.append((placed_carrier[0], placed_carrier[1], placed_stones[1]))
+            cols = [dc for dc, _ in stones + carrier] + [0]
+            first, last = -min(cols), span - 1 - max(cols)
+            if first > last or row >= depth:
+                continue
+            anchor = origin + first * step + row * down
+            cells = sum(1 << (anchor + dc * step + (r - row) * down) for dc, r in carrier)
+            helpers = sum(1 << (anchor + dc * step + (r - row) * down) for dc, r in stones)
+            for k in range(last - first + 1):
+                shift = k * step
+                if shift >= 0:
+                    inst.append((anchor + shift, cells << shift, helpers << shift))
+                else:
+                    inst.append((anchor + shift, cells >> -shift, helpers >> -shift))
         out[edge] = tuple(inst)
     return out
 
