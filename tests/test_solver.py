@@ -365,8 +365,10 @@ def test_dfpn_on_a_finished_game(make_engine):
     assert engine.ok("showboard") == before
 
 
-@pytest.mark.parametrize("cmd,reply", [("dfpn-solve-state black", (True, "unknown")),
-                                       ("dfpn-solver-find-winning black", (False, None))])
+# white to move after black e5: with black to move the solver proves black's win at once
+# (d5 joins both edges by derived 5th-row templates)
+@pytest.mark.parametrize("cmd,reply", [("dfpn-solve-state white", (True, "unknown")),
+                                       ("dfpn-solver-find-winning white", (False, None))])
 def test_interrupted_solve(make_engine, cmd, reply):
     engine = make_engine("--time", "1")
     engine.ok("boardsize 9")
