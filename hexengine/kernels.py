@@ -20,7 +20,8 @@ child process (``python -c ... compile_here``), which fills the cache, and this 
 then loads it from there.  Urgent kernels load first (the search's first need: the board
 circuit), the others in the order they registered (a kernel module registers after those
 it imports); a command that needs only some of them may ask for those first (``prefer``:
-the solver's H-search and fill-in).  Without numba, or if compiling fails, the Python code answers throughout.
+the solver's H-search and fill-in).  Without numba, or if compiling fails, the Python code
+answers throughout.
 """
 from __future__ import annotations
 

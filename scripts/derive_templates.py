@@ -28,8 +28,9 @@ result is the JSON file the engine loads (``hexengine/data/edge-templates.json``
     python scripts/derive_templates.py --depth 5 --helpers 2 $N --tries 2 --seconds 20 --merge --out $F
 
 (24, 54, 12, 14, 136 and 472 new templates, 712 in all, each run within 1 minute on one
-core but the last, 5 minutes; the 3rd row gives none: H-search derives them all.)  A board the solver leaves
-unproved within ``--seconds`` counts as lost, so a slower machine may keep fewer.
+core but the last, 5 minutes; the 3rd row gives none: H-search derives them all.)  A board
+the solver leaves unproved within ``--seconds`` counts as lost, so a slower machine may
+keep fewer.
 """
 from __future__ import annotations
 
@@ -126,7 +127,7 @@ def canonical(row: int, stones, carrier) -> tuple:
 @click.option("--helpers", type=int, default=1, show_default=True,
               help="helper stones besides the anchor (0: single-stone templates)")
 @click.option("--width", type=int, default=11, show_default=True,
-              help="columns of the derivation board, the anchor in the middle")
+              help="columns of the derivation board")
 @click.option("--cols", default="", help="the anchor's columns on the board, comma-separated "
               "(a narrow board's sides find the narrow templates small boards need) "
               "[default: the middle one]")

@@ -75,8 +75,8 @@ from protocol.match.runner import MatchError  # noqa: E402
                    "the moves searched per expanded node.")
 def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
          tt_size: int, compiled: bool, decompose: bool, dominated: Optional[bool],
-         stone_templates: Optional[bool], order: str, threads: int, cluster_address: Optional[str], connect_timeout: float,
-         profile: int) -> None:
+         stone_templates: Optional[bool], order: str, threads: int,
+         cluster_address: Optional[str], connect_timeout: float, profile: int) -> None:
     geo = geometry(size, size)
     openings = ([geo.parse(c) for c in cells.split(",")] if cells else list(geo.cells))
     if cluster_address:

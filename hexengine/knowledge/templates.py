@@ -61,18 +61,36 @@ def _frames(geo: Geometry) -> dict:
     }
 
 
-def _place(geo: Geometry, to_board, c0: int, row: int, cells) -> tuple[int, int] | None:
-    """The anchor and the mask of ``cells`` (offsets from the anchor's column) with the anchor
-    on top-frame column ``c0``; None where a cell falls off the board."""
-    w, h = geo.width, geo.height
-    anchor = to_board(c0, row)
-    board = [to_board(c0 + dc, r) for dc, r in cells]
-    if not all(0 <= bc < w and 0 <= br < h for bc, br in board + [anchor]):
-        return None
-    mask = 0
-    for bc, br in board:
-        mask |= 1 << geo.index(bc, br)
-    return geo.index(*anchor), mask
+def _placements(geo: Geometry, shapes) -> dict[int, list[tuple[int, int, int]]]:
+    """Per edge mask, each shape (anchor row, helper stones, carrier; offsets from the
+    anchor in the top-edge frame) in turn at every column where it fits on the board, as
+    (anchor cell, carrier mask, helper mask)."""
+    out = {}
+    for edge, (to_board, span) in _frames(geo).items():
+        # the frame's (col, row) -> board index is affine: one column along the edge and
+        # one row away from it each move every cell by a fixed index step
+        origin = geo.index(*to_board(0, 0))
+        (c1, r1), (c2, r2), (c0, r0) = to_board(1, 0), to_board(0, 1), to_board(0, 0)
+        step = (c1 - c0) + (r1 - r0) * geo.stride
+        down = (c2 - c0) + (r2 - r0) * geo.stride
+        depth = geo.height if edge in (geo.top, geo.bottom) else geo.width
+        inst = []
+        for row, stones, carrier in shapes:
+            cols = [dc for dc, _ in stones + carrier] + [0]
+            first, last = -min(cols), span - 1 - max(cols)
+            if first > last or row >= depth:
+                continue
+            anchor = origin + first * step + row * down
+            cells = sum(1 << (anchor + dc * step + (r - row) * down) for dc, r in carrier)
+            helpers = sum(1 << (anchor + dc * step + (r - row) * down) for dc, r in stones)
+            for k in range(last - first + 1):
+                shift = k * step
+                if shift >= 0:
+                    inst.append((anchor + shift, cells << shift, helpers << shift))
+                else:
+                    inst.append((anchor + shift, cells >> -shift, helpers >> -shift))
+        out[edge] = inst
+    return out
 
 
 @functools.lru_cache(maxsize=1)
@@ -97,32 +115,8 @@ def stone_template_shapes() -> tuple[tuple[str, int, tuple, tuple], ...]:
 def stone_templates(geo: Geometry) -> dict[int, tuple[tuple[int, int, int], ...]]:
     """Per edge mask, every stone-template instance on the board as (anchor cell, carrier of
     its empty cells, mask of the helper stones it needs)."""
-    out = {}
-    for edge, (to_board, span) in _frames(geo).items():
-        # the frame's (col, row) -> board index is affine: one column along the edge and
-        # one row away from it each move every cell by a fixed index step
-        origin = geo.index(*to_board(0, 0))
-        (c1, r1), (c2, r2), (c0, r0) = to_board(1, 0), to_board(0, 1), to_board(0, 0)
-        step = (c1 - c0) + (r1 - r0) * geo.stride
-        down = (c2 - c0) + (r2 - r0) * geo.stride
-        depth = geo.height if edge in (geo.top, geo.bottom) else geo.width
-        inst = []
-        for _name, row, stones, carrier in stone_template_shapes():
-            cols = [dc for dc, _ in stones + carrier] + [0]
-            first, last = -min(cols), span - 1 - max(cols)
-            if first > last or row >= depth:
-                continue
-            anchor = origin + first * step + row * down
-            cells = sum(1 << (anchor + dc * step + (r - row) * down) for dc, r in carrier)
-            helpers = sum(1 << (anchor + dc * step + (r - row) * down) for dc, r in stones)
-            for k in range(last - first + 1):
-                shift = k * step
-                if shift >= 0:
-                    inst.append((anchor + shift, cells << shift, helpers << shift))
-                else:
-                    inst.append((anchor + shift, cells >> -shift, helpers >> -shift))
-        out[edge] = tuple(inst)
-    return out
+    shapes = [(row, stones, carrier) for _, row, stones, carrier in stone_template_shapes()]
+    return {edge: tuple(inst) for edge, inst in _placements(geo, shapes).items()}
 
 
 @functools.lru_cache(maxsize=64)
@@ -141,15 +135,9 @@ def tables(geo: Geometry):
                 if common.bit_count() == 2:
                     seen.add(y)
                     bridges.append((x, y, common))
-    templates = {}
-    for edge, (to_board, span) in _frames(geo).items():
-        inst = []
-        for name, (row, cells) in _TEMPLATES.items():
-            for c0 in range(span):
-                placed = _place(geo, to_board, c0, row, cells)
-                if placed is not None:
-                    inst.append(placed)
-        templates[edge] = tuple(inst)
+    shapes = [(row, (), cells) for row, cells in _TEMPLATES.values()]
+    templates = {edge: tuple((anchor, carrier) for anchor, carrier, _ in inst)
+                 for edge, inst in _placements(geo, shapes).items()}
     return tuple(bridges), templates
 
 
