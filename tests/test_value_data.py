@@ -61,3 +61,51 @@ def test_a_bad_engine_setting_is_refused_before_any_game(tmp_path):
     assert proc.returncode == 2
     assert "evaluation must be one of" in proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+FEATURES = os.path.join(os.path.dirname(SCRIPT), "value_features.py")
+
+
+def test_features_are_what_a_search_leaf_reads(tmp_path):
+    """scripts/value_features.py: each position's filled board and circuit value are
+    ``vc_graph``'s on ``fill_in``'s board; child 0 is the move played and the others are
+    other empty cells; a position its connections decide has no children."""
+    from hexengine.evaluation import vc_graph
+    from hexengine.knowledge import inferior
+    assert run("--games", "3", "--jobs", "1", "--sizes", "6", "--seed", "3",
+               "--out", str(tmp_path)).returncode == 0
+    out = tmp_path / "features.npz"
+    proc = subprocess.run([sys.executable, FEATURES, str(tmp_path / "part-3-0.npz"),
+                           "--jobs", "1", "--chunk", "40", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    with np.load(out) as data:
+        f = {k: data[k] for k in data.files}
+    geo = Board(6).geo
+    with_children = 0
+    for r in range(len(f["size"])):
+        board = Board(6)
+        for i, v in enumerate(f["cells"][r, :36]):
+            if v:
+                board.play(geo.index(i % 6, i // 6), int(v) - 1)
+        mover = int(f["mover"][r])
+        filled = inferior.fill_in(geo, board.stones)[0]
+        value, own, opp, _ = vc_graph.connected(geo, filled, mover)
+        assert np.array_equal(f["filled"][r, :36], cells_of(geo, filled))
+        assert f["circuit"][r] == np.float32(value)
+        assert f["decided"][r] == (bool(own) or opp == 2)
+        if not f["child_ok"][r]:
+            continue
+        assert not f["decided"][r] and f["ply"][r] >= 3
+        with_children += 1
+        col, row = (int(v) for v in f["move"][r])
+        moves = []
+        for k in range(4):
+            kid = f["child_cells"][r, k, :36]
+            added = np.nonzero((kid != 0) & (f["cells"][r, :36] == 0))[0]
+            # the child's own stone is there, as the mover's; fill-in may add others
+            assert len(added) >= 1 and set(kid[f["cells"][r, :36] != 0]) <= {1, 2}
+            moves.append({int(i) for i in added if kid[i] == mover + 1})
+        assert (row * 6 + col) in moves[0]
+        assert all(m for m in moves[1:])
+    assert with_children >= 5

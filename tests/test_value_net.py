@@ -108,7 +108,8 @@ def test_network_judges_proved_positions():
         assert sum(hits) / len(hits) >= 0.75, f"{size}x{size}: {sum(hits)}/{len(hits)}"
 
 
-@pytest.mark.parametrize("setting", ["evaluation net-graph", "ordering policy"])
+@pytest.mark.parametrize("setting", ["evaluation net-graph", "evaluation net-circuit",
+                                     "ordering policy"])
 def test_engine_searches_with_the_network(engine, setting):
     """With the network's value at the leaves, or its move head ordering each node."""
     engine.ok(f"param_hexengine {setting}")
@@ -211,3 +212,70 @@ def test_policy_ordering_is_refused_where_the_weights_have_no_move_head(monkeypa
     assert player.settings.ordering == "auto"
     with pytest.raises(ValueError, match="move head"):
         Searcher("vc-graph", ordering="policy")
+
+
+def circuit_reading(weight: float, column: float) -> network.ValueNetwork:
+    """The shipped value network made to read the circuit: ``column`` in every hidden
+    unit's new input and the circuit's value added at ``weight``."""
+    with np.load(network.DEFAULT_WEIGHTS) as data:
+        arrays = {name: data[name] for name in data.files}
+    fc1 = arrays["fc1.w"]
+    arrays["fc1.w"] = np.concatenate([fc1, np.full((fc1.shape[0], 1), column, np.float32)],
+                                     axis=1)
+    arrays["circuit.w"] = np.array(weight, np.float32)
+    return network.ValueNetwork(arrays)
+
+
+def test_a_network_reading_the_circuit_adds_its_value_with_its_weight():
+    """With a zero column, the circuit's value moves the logit by exactly its weight times
+    the value; with another column, through the hidden layer too; without the value such
+    a network refuses to run."""
+    board = random_board(9, 14, 6)
+    x = planes.encode(board.geo, board.stones, 0)[None]
+    base = float(shipped().logits(x)[0])
+    net = circuit_reading(0.75, 0.0)
+    for value in (-3.0, 0.0, 2.5):
+        got = float(net.logits(x, np.array([value]))[0])
+        assert got == pytest.approx(base + 0.75 * value, abs=1e-4)
+    bent = circuit_reading(0.75, 1.0)
+    assert float(bent.logits(x, np.array([2.5]))[0]) != pytest.approx(base + 0.75 * 2.5,
+                                                                     abs=1e-3)
+    with pytest.raises(ValueError):
+        net.logit(board.geo, board.stones, 0)
+
+
+def test_shipped_circuit_network_corrects_the_circuit():
+    """The shipped net-circuit weights read the circuit; a position is judged as a search
+    leaf judges it (filled in, its circuit solved; decided by its connections where they
+    decide it); and they name the winner of the proved positions as well as the value
+    network is required to."""
+    from hexengine.evaluation import vc_graph
+    from hexengine.knowledge import inferior
+    net = network.circuit_network()
+    assert net.circuit is not None
+    assert os.path.getsize(network.CIRCUIT_WEIGHTS) < 10_000_000
+    open_seen = decided_seen = 0
+    for seed in range(12):
+        board = random_board(9, 10 + 4 * seed, seed)
+        if board.winner() is not None:
+            continue
+        geo = board.geo
+        filled = inferior.fill_in(geo, board.stones)[0]
+        value, own, opp, _ = vc_graph.connected(geo, filled, 0)
+        got = network.corrected(geo, board.stones, 0)
+        if own == 2 or opp == 2:
+            decided_seen += 1
+            assert got == value and abs(value) == pytest.approx(12.0)
+        else:
+            open_seen += 1
+            assert got == pytest.approx(net.logit(geo, filled, 0, value))
+    assert open_seen and decided_seen
+    with open(DATA) as f:
+        cases = json.load(f)
+    by_size: dict[int, list[bool]] = {}
+    for case in cases:
+        board, mover, wins = board_of(case)
+        right = (network.corrected(board.geo, board.stones, mover) > 0) == wins
+        by_size.setdefault(case["size"], []).append(right)
+    for size, hits in by_size.items():
+        assert sum(hits) / len(hits) >= 0.75, f"{size}x{size}: {sum(hits)}/{len(hits)}"

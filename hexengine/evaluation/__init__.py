@@ -62,6 +62,8 @@ register("net-graph", network.evaluate, circuit=True, connected=True, graph=True
          order="graph", leaf=network.leaf, tempo=False)
 register("mix-graph", network.evaluate, circuit=True, connected=True, graph=True,
          order="graph", leaf=network.mixed_leaf, tempo=False)
+register("net-circuit", network.corrected, circuit=True, connected=True, graph=True,
+         order="graph", leaf=network.corrected_leaf, tempo=False)
 
 DEFAULT_EVALUATION = "vc-graph"  # Wolve's circuit on each node's H-search graph; with width
 # 15, the solver from 20 stones and the graph's move order it won 13, 13, 10 and 13 of 40

@@ -9,6 +9,11 @@ convolution is one matrix product of its weights with the seven shifted copies o
 
 ``logit(geo, stones, colour)`` is the value the search reads (positive: good for
 ``colour``); ``logits(batch)`` evaluates many planes of one size at once.
+
+A network may also read the position's circuit value (``vc_graph``'s score, what the search
+computes at a leaf anyway): it enters the dense layers beside the pooled channels and is
+added to the logit with a learned weight, so such a network is the circuit corrected by
+what the board's patterns add (``CIRCUIT_WEIGHTS``, the ``net-circuit`` evaluation).
 """
 from __future__ import annotations
 
@@ -20,11 +25,15 @@ from typing import Optional
 import numpy as np
 
 from ..geometry import Geometry
+from ..knowledge import inferior
 from . import planes as board_planes
+from . import vc_graph
 
 # (dr, dc) of the seven taps: the cell and its six hex neighbours in array coordinates
 TAPS = ((0, 0), (0, 1), (0, -1), (1, 0), (-1, 0), (-1, 1), (1, -1))
 DEFAULT_WEIGHTS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "value.npz")
+CIRCUIT_WEIGHTS = os.path.join(os.path.dirname(DEFAULT_WEIGHTS), "value-circuit.npz")
+CIRCUIT_SCALE = 12.0  # the circuit's value enters the dense layers divided by this
 CLAMP = 11.0  # |logit| the search sees at most (inside the circuit's ±12)
 
 
@@ -48,6 +57,8 @@ class ValueNetwork:
         self.policy = ((arrays["policy.w"].astype(np.float32),
                         arrays["policy.b"].astype(np.float32))
                        if "policy.w" in arrays else None)
+        # the circuit value's weight in the logit, for a network that reads it (else None)
+        self.circuit = float(arrays["circuit.w"]) if "circuit.w" in arrays else None
 
     @classmethod
     def load(cls, path: str = DEFAULT_WEIGHTS) -> "ValueNetwork":
@@ -61,20 +72,29 @@ class ValueNetwork:
             x = np.maximum(x + _hex_conv(y, wb, bb), 0.0)
         return x
 
-    def _value(self, planes: np.ndarray, features: np.ndarray) -> np.ndarray:
+    def _value(self, planes: np.ndarray, features: np.ndarray,
+               circuit: Optional[np.ndarray] = None) -> np.ndarray:
         inside = planes[:, 3].reshape(planes.shape[0], -1)
         flat = features.reshape(features.shape[0], features.shape[1], -1)
         pooled = (flat * inside[:, None, :]).sum(axis=2) / inside.sum(axis=1, keepdims=True)
+        if self.circuit is not None:
+            if circuit is None:
+                raise ValueError("this network reads the circuit's value: pass circuit")
+            circuit = np.asarray(circuit, dtype=np.float32).reshape(-1)
+            pooled = np.concatenate([pooled, circuit[:, None] / CIRCUIT_SCALE], axis=1)
         w1, b1, w2, b2 = self.head
         hidden = np.maximum(pooled @ w1.T + b1, 0.0)
-        return (hidden @ w2.T + b2)[:, 0]
+        out = (hidden @ w2.T + b2)[:, 0]
+        return out if self.circuit is None else out + self.circuit * circuit
 
-    def logits(self, batch: np.ndarray) -> np.ndarray:
-        """The logits of a batch of planes, shape (B, PLANES, rows, cols) -> (B,)."""
+    def logits(self, batch: np.ndarray, circuit: Optional[np.ndarray] = None) -> np.ndarray:
+        """The logits of a batch of planes, shape (B, PLANES, rows, cols) -> (B,); a
+        network that reads the circuit takes each position's value in ``circuit`` (B,)."""
         x = np.asarray(batch, dtype=np.float32)
-        return self._value(x, self._trunk(x))
+        return self._value(x, self._trunk(x), circuit)
 
-    def both(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def both(self, batch: np.ndarray,
+             circuit: Optional[np.ndarray] = None) -> tuple[np.ndarray, np.ndarray]:
         """The value logits (B,) and the move logits (B, rows·cols) of a batch of planes,
         a cell that is not empty at -1e9; ValueError if these weights have no move head."""
         if self.policy is None:
@@ -82,7 +102,8 @@ class ValueNetwork:
         x = np.asarray(batch, dtype=np.float32)
         features = self._trunk(x)
         moves = _hex_conv(features, *self.policy)[:, 0].reshape(x.shape[0], -1)
-        return self._value(x, features), moves + (x[:, 2].reshape(x.shape[0], -1) - 1.0) * 1e9
+        return (self._value(x, features, circuit),
+                moves + (x[:, 2].reshape(x.shape[0], -1) - 1.0) * 1e9)
 
     def ranked_moves(self, geo: Geometry, stones: list, colour: int) -> list[int]:
         """The empty cells of a position with ``colour`` to move, by the move head's
@@ -93,9 +114,12 @@ class ValueNetwork:
         scores = moves[0][frame_index[empty]]
         return [empty[i] for i in np.argsort(-scores, kind="stable")]
 
-    def logit(self, geo: Geometry, stones: list, colour: int) -> float:
-        """The logit that ``colour``, to move, wins (clamped to ±CLAMP)."""
-        value = float(self.logits(board_planes.encode(geo, stones, colour)[None])[0])
+    def logit(self, geo: Geometry, stones: list, colour: int,
+              circuit: Optional[float] = None) -> float:
+        """The logit that ``colour``, to move, wins (clamped to ±CLAMP); ``circuit`` is the
+        position's circuit value, for a network that reads it."""
+        value = float(self.logits(board_planes.encode(geo, stones, colour)[None],
+                                  None if circuit is None else np.array([circuit]))[0])
         return max(-CLAMP, min(CLAMP, value))
 
 
@@ -150,6 +174,30 @@ def evaluate(geo: Geometry, stones: list, colour: int) -> float:
 def leaf(geo: Geometry, stones: list, colour: int, circuit_value: float) -> float:
     """A search leaf's value: the network's alone."""
     return evaluate(geo, stones, colour)
+
+
+def circuit_network() -> ValueNetwork:
+    """The shipped network that corrects the circuit; RuntimeError when it is missing."""
+    net = network(CIRCUIT_WEIGHTS)
+    if net is None or net.circuit is None:
+        raise RuntimeError(f"no circuit-reading network weights at {CIRCUIT_WEIGHTS}")
+    return net
+
+
+def corrected_leaf(geo: Geometry, stones: list, colour: int, circuit_value: float) -> float:
+    """A search leaf's value: its circuit value corrected by the circuit-reading network
+    (``stones`` and ``circuit_value`` as the leaf read them: dead and captured cells filled)."""
+    return circuit_network().logit(geo, stones, colour, circuit_value)
+
+
+def corrected(geo: Geometry, stones: list, colour: int) -> float:
+    """``corrected_leaf`` of a position as it stands: its cells filled in and its circuit
+    solved here (the value outside the search's leaves, e.g. for analysis)."""
+    filled = inferior.fill_in(geo, stones)[0] if vc_graph.usable(geo) else stones
+    value, own, opp, _ = vc_graph.connected(geo, filled, colour)
+    if own == 2 or opp == 2:
+        return value
+    return corrected_leaf(geo, filled, colour, value)
 
 
 MIX = 0.5  # the network's share in ``mixed_leaf``

@@ -63,9 +63,12 @@ def engine_policy(seconds: float = 0.1, texts: Sequence[str] = ()) -> Policy:
         if board.move_number() <= last[0]:
             player.reset()  # a new game: the search's tables start afresh
         last[0] = board.move_number()
-        return player.genmove(board, colour, seconds).move
+        result = player.genmove(board, colour, seconds)
+        choose.score = None if result.proved else result.score  # (what the search saw)
+        return result.move
 
     choose.player = player  # type: ignore[attr-defined]  (what it plays under)
+    choose.score = None  # type: ignore[attr-defined]  the last search's score, if unproved
     return choose
 
 
@@ -79,6 +82,7 @@ class Game:
     moves: list = field(default_factory=list)  # (col, row) of the move played there
     labels: list = field(default_factory=list)
     proved: list = field(default_factory=list)
+    scores: list = field(default_factory=list)  # the engine's search score for the mover, or nan
     winner: int = -1
 
 
@@ -90,12 +94,17 @@ def play_game(size: int, policy: Policy, rng: random.Random, random_moves: int =
     game = Game(size)
     colour = 0
     history = []
+    scores = []
     while board.winner() is None:
+        score = math.nan
         if len(history) < random_moves:
             move = rng.choice(board.legal_moves(colour))
         else:
             move = policy(board, colour, rng)
+            seen = getattr(policy, "score", None)
+            score = math.nan if seen is None else float(seen)
         history.append((list(board.stones), colour, move))
+        scores.append(score)
         board.play(move, colour)
         colour = 1 - colour
     game.winner = board.winner()
@@ -116,7 +125,8 @@ def play_game(size: int, policy: Policy, rng: random.Random, random_moves: int =
             failed = 0
             labels[i] = 1.0 if result.winner == mover else -1.0
             proved[i] = True
-    for (stones, mover, move), label, sure in zip(history, labels, proved):
+    for (stones, mover, move), label, sure, score in zip(history, labels, proved, scores):
+        game.scores.append(score)
         game.cells.append(cells_of(geo, stones))
         game.movers.append(mover)
         game.moves.append(geo.coords(move))
@@ -128,18 +138,21 @@ def play_game(size: int, policy: Policy, rng: random.Random, random_moves: int =
 def to_arrays(games: list[Game]) -> dict[str, np.ndarray]:
     """The games' positions as arrays (what ``np.savez`` stores and training reads):
     ``size``, ``cells`` (padded to MAX_CELLS), ``mover``, ``move`` (col, row), ``label``,
-    ``proved``, ``ply`` and ``game`` (the game's index)."""
+    ``proved``, ``ply``, ``game`` (the game's index) and ``score`` (the engine's search
+    score for the mover where the engine chose the move unproved, else nan)."""
     rows = sum(len(g.cells) for g in games)
     out = {
         "size": np.zeros(rows, np.int8), "cells": np.zeros((rows, MAX_CELLS), np.int8),
         "mover": np.zeros(rows, np.int8), "move": np.zeros((rows, 2), np.int8),
         "label": np.zeros(rows, np.float32), "proved": np.zeros(rows, np.bool_),
         "ply": np.zeros(rows, np.int16), "game": np.zeros(rows, np.int32),
+        "score": np.full(rows, np.nan, np.float32),
     }
     r = 0
     for index, g in enumerate(games):
-        for ply, (cells, mover, move, label, sure) in enumerate(
-                zip(g.cells, g.movers, g.moves, g.labels, g.proved)):
+        for ply, (cells, mover, move, label, sure, score) in enumerate(
+                zip(g.cells, g.movers, g.moves, g.labels, g.proved,
+                    g.scores or [math.nan] * len(g.cells))):
             out["size"][r] = g.size
             out["cells"][r, :cells.size] = cells
             out["mover"][r] = mover
@@ -148,6 +161,7 @@ def to_arrays(games: list[Game]) -> dict[str, np.ndarray]:
             out["proved"][r] = sure
             out["ply"][r] = ply
             out["game"][r] = index
+            out["score"][r] = score
             r += 1
     return out
 
@@ -162,6 +176,7 @@ def load_parts(paths: list[str]) -> dict[str, np.ndarray]:
     for name in files:
         with np.load(name) as data:
             part = {k: data[k] for k in data.files}
+        part.setdefault("score", np.full(len(part["game"]), np.nan, np.float32))  # (older)
         part["game"] = part["game"] + offset
         offset = int(part["game"].max()) + 1 if len(part["game"]) else offset
         parts.append(part)
