@@ -156,7 +156,8 @@ def test_finite_and_antisymmetric(name):
         assert math.isfinite(a) and abs(a) < 10_000
         if evaluate.tempo:
             assert a == pytest.approx(-b)
-        else:
+        elif name != "net-circuit":  # (its fill-in and H-search are not exactly
+            # mirror-symmetric; its network is: tests/test_value_net.py)
             twin = mirror(board)
             assert evaluate(twin.geo, twin.stones, WHITE) == pytest.approx(a, abs=1e-4)
 

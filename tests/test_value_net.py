@@ -279,3 +279,14 @@ def test_shipped_circuit_network_corrects_the_circuit():
         by_size.setdefault(case["size"], []).append(right)
     for size, hits in by_size.items():
         assert sum(hits) / len(hits) >= 0.75, f"{size}x{size}: {sum(hits)}/{len(hits)}"
+
+
+def test_the_circuit_reading_network_sees_a_position_and_its_mirror_alike():
+    """Given the same circuit value, the network gives a position with black to move and
+    its mirror (transposed, colours exchanged) with white to move the same logit."""
+    net = network.circuit_network()
+    for seed, value in ((1, -2.0), (2, 0.3), (3, 4.0)):
+        board = random_board(9, 12 + seed, seed)
+        twin = transposed(board)
+        assert net.logit(twin.geo, twin.stones, 1, value) == pytest.approx(
+            net.logit(board.geo, board.stones, 0, value), abs=1e-4)
