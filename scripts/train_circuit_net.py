@@ -37,7 +37,7 @@ try:
 except ImportError:  # pragma: no cover - the [train] extra
     sys.exit("training needs torch: pip install -e '.[train]'")
 
-from train_value import Net  # noqa: E402  (scripts/ is on the path when run as a script)
+from train_value import Net, optimise  # noqa: E402  (scripts/ is on the path when run as a script)
 
 
 class CircuitNet(Net):
@@ -275,11 +275,7 @@ def main(features, out, init, epochs, batch, lr, proved_weight, rank_weight, val
             scores = child_scores(net, kids, g.kid_circuit[kid], g.kid_decided[kid])
             loss = loss + rank_weight * nn.functional.cross_entropy(
                 scores, torch.zeros(len(kid), dtype=torch.long))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        running += loss.item()
+        running += optimise(opt, sched, loss)
         if (step + 1) % report_every == 0 or step + 1 == steps:
             click.echo(f"step {step + 1}/{steps} loss {running / report_every:.4f} "
                        f"{time.monotonic() - started:.0f} s; " + report(net, groups, fit))

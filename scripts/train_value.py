@@ -209,11 +209,7 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
         if rank_weight:
             loss = loss + rank_weight * rank_loss(net, x, *moves[key], batch // 4,
                                                   rank_negatives, rng)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        running += loss.item()
+        running += optimise(opt, sched, loss)
         if (step + 1) % report_every == 0 or step + 1 == steps:
             click.echo(f"step {step + 1}/{steps} loss {running / report_every:.4f} "
                        f"{time.monotonic() - started:.0f} s; " + evaluate(net, groups)
@@ -245,6 +241,15 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
                          f"{np.abs(want_moves - got_moves)[empty].max():.2e}")
             click.echo(line)
     click.echo(f"wrote {out} ({os.path.getsize(out) / 1e6:.2f} MB)")
+
+
+def optimise(opt: "torch.optim.Optimizer", sched, loss: "torch.Tensor") -> float:
+    """One step of the optimiser and its schedule on ``loss``; the loss's value."""
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    sched.step()
+    return loss.item()
 
 
 RANDOM_PLIES = 3  # the games' first moves may be random (scripts/value_data.py)
