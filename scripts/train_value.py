@@ -154,7 +154,7 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
                 w = torch.from_numpy(np.where(table["proved"][rows], proved_weight, 1.0)
                                      .astype(np.float32))
                 groups[(split, size)] = (x, y, w, table["proved"][rows])
-                played = table["ply"][rows] >= RANDOM_PLIES
+                played = table["ply"][rows] >= selfplay.RANDOM_PLIES
                 view = _mover_view(table, rows[played])
                 moves[(split, size)] = (
                     torch.from_numpy(np.nonzero(played)[0]), torch.from_numpy(view))
@@ -250,9 +250,6 @@ def optimise(opt: "torch.optim.Optimizer", sched, loss: "torch.Tensor") -> float
     opt.step()
     sched.step()
     return loss.item()
-
-
-RANDOM_PLIES = 3  # the games' first moves may be random (scripts/value_data.py)
 
 
 def _mover_view(data: dict[str, np.ndarray], rows: np.ndarray) -> np.ndarray:

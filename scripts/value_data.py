@@ -53,7 +53,7 @@ def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out
         size = rng.choices([s for s, _ in sizes], [w for _, w in sizes])[0]
         temperature = rng.choice(temperatures)
         played.append(selfplay.play_game(size, policies[temperature], rng,
-                                         random_moves=rng.choice((1, 2, 3)), solver=solver,
+                                         random_moves=rng.choice(selfplay.RANDOM_MOVES), solver=solver,
                                          solve_seconds=solve_seconds))
         if (i + 1) % save_every == 0 or i + 1 == games:
             np.savez_compressed(path + ".tmp.npz", **selfplay.to_arrays(played))

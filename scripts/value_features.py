@@ -28,33 +28,20 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine import kernels  # noqa: E402
-from hexengine.evaluation import vc_graph  # noqa: E402
-from hexengine.evaluation.planes import cells_of  # noqa: E402
-from hexengine.geometry import geometry  # noqa: E402
-from hexengine.knowledge import inferior  # noqa: E402
+from hexengine.evaluation import network, vc_graph  # noqa: E402
+from hexengine.evaluation.planes import cells_of, stones_of  # noqa: E402
+from hexengine.geometry import Geometry, geometry  # noqa: E402
 from hexengine.learning import selfplay  # noqa: E402
 
 CHILDREN = 4  # the move played and three others
-RANDOM_PLIES = 3  # the games' first moves may be random (scripts/value_data.py)
 AMONG = 10  # the three other children are drawn from this many first cells of the order
 
 
-def stones_of(cells: np.ndarray, size: int) -> list[int]:
-    """The [black, white] bitboards of a row-major ``cells`` board."""
-    geo = geometry(size, size)
-    stones = [0, 0]
-    for i in np.nonzero(cells[:size * size])[0]:
-        stones[int(cells[i]) - 1] |= 1 << geo.index(int(i % size), int(i // size))
-    return stones
-
-
-def leaf_view(size: int, stones: list[int], colour: int) -> tuple[np.ndarray, float, int]:
+def leaf_view(geo: Geometry, stones: list[int], colour: int) -> tuple[np.ndarray, float, int]:
     """The filled board (cells), its circuit value for ``colour`` to move and what its
-    connections decide, as a search leaf reads them: 1 ``colour`` wins, -1 it has lost,
-    0 undecided."""
-    geo = geometry(size, size)
-    filled = inferior.fill_in(geo, stones)[0]
-    value, own, opp, _ = vc_graph.connected(geo, filled, colour)
+    connections decide, as a search leaf reads them (``network.leaf_reading``): 1
+    ``colour`` wins, -1 it has lost, 0 undecided."""
+    filled, value, own, opp = network.leaf_reading(geo, stones, colour)
     return cells_of(geo, filled), value, 1 if own else -1 if opp == 2 else 0
 
 
@@ -76,12 +63,12 @@ def run_chunk(args: tuple) -> dict[str, np.ndarray]:
     for r in range(n):
         size, mover = int(part["size"][r]), int(part["mover"][r])
         geo = geometry(size, size)
-        stones = stones_of(part["cells"][r], size)
-        cells, value, decided = leaf_view(size, stones, mover)
+        stones = stones_of(geo, part["cells"][r])
+        cells, value, decided = leaf_view(geo, stones, mover)
         out["filled"][r, :cells.size] = cells
         out["circuit"][r] = value
         out["decided"][r] = decided != 0
-        if decided or part["ply"][r] < RANDOM_PLIES:  # (no search asks a network there)
+        if decided or part["ply"][r] < selfplay.RANDOM_PLIES:  # (no search asks a network there)
             continue
         col, row = (int(v) for v in part["move"][r])
         played = geo.index(col, row)
@@ -92,7 +79,7 @@ def run_chunk(args: tuple) -> dict[str, np.ndarray]:
         for k, cell in enumerate([played] + [others[i] for i in picks]):
             child = list(stones)
             child[mover] |= 1 << cell
-            cells, value, decided = leaf_view(size, child, 1 - mover)
+            cells, value, decided = leaf_view(geo, child, 1 - mover)
             out["child_cells"][r, k, :cells.size] = cells
             out["child_circuit"][r, k] = value
             out["child_decided"][r, k] = decided

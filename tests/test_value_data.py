@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from hexengine.board import Board
-from hexengine.evaluation.planes import cells_of
+from hexengine.evaluation.planes import cells_of, stones_of
 from hexengine.learning import selfplay
 
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(__file__)), "scripts", "value_data.py")
@@ -84,12 +84,9 @@ def test_features_are_what_a_search_leaf_reads(tmp_path):
     geo = Board(6).geo
     with_children = 0
     for r in range(len(f["size"])):
-        board = Board(6)
-        for i, v in enumerate(f["cells"][r, :36]):
-            if v:
-                board.play(geo.index(i % 6, i // 6), int(v) - 1)
+        stones = stones_of(geo, f["cells"][r])
         mover = int(f["mover"][r])
-        filled = inferior.fill_in(geo, board.stones)[0]
+        filled = inferior.fill_in(geo, stones)[0]
         value, own, opp, _ = vc_graph.connected(geo, filled, mover)
         assert np.array_equal(f["filled"][r, :36], cells_of(geo, filled))
         assert f["circuit"][r] == np.float32(value)

@@ -46,6 +46,13 @@ def test_planes_see_the_mover_as_black(size, stones, seed):
                               planes.encode(geo, board.stones, 1))
 
 
+@pytest.mark.parametrize("size,stones,seed", [(5, 6, 1), (11, 40, 2), ((9, 5), 12, 3)])
+def test_cells_and_stones_are_each_others_inverse(size, stones, seed):
+    board = random_board(size, stones, seed)
+    cells = planes.cells_of(board.geo, board.stones)
+    assert planes.stones_of(board.geo, cells) == list(board.stones)
+
+
 def test_planes_frame_the_board_with_the_movers_edges():
     geo = geometry(3, 3)
     board = Board(3)

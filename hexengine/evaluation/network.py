@@ -190,11 +190,19 @@ def corrected_leaf(geo: Geometry, stones: list, colour: int, circuit_value: floa
     return circuit_network().logit(geo, stones, colour, circuit_value)
 
 
+def leaf_reading(geo: Geometry, stones: list, colour: int) -> tuple[list, float, int, int]:
+    """A position as a search leaf of the graph circuit reads it: its stones with dead and
+    captured cells filled in, and ``vc_graph.connected``'s value, own and opponent's
+    connections on that board (``colour`` to move)."""
+    filled = inferior.fill_in(geo, stones)[0] if vc_graph.usable(geo) else stones
+    value, own, opp, _ = vc_graph.connected(geo, filled, colour)
+    return filled, value, own, opp
+
+
 def corrected(geo: Geometry, stones: list, colour: int) -> float:
     """``corrected_leaf`` of a position as it stands: its cells filled in and its circuit
     solved here (the value outside the search's leaves, e.g. for analysis)."""
-    filled = inferior.fill_in(geo, stones)[0] if vc_graph.usable(geo) else stones
-    value, own, opp, _ = vc_graph.connected(geo, filled, colour)
+    filled, value, own, opp = leaf_reading(geo, stones, colour)
     if own == 2 or opp == 2:
         return value
     return corrected_leaf(geo, filled, colour, value)

@@ -42,6 +42,15 @@ def cells_of(geo: Geometry, stones: list) -> np.ndarray:
     return out
 
 
+def stones_of(geo: Geometry, cells: np.ndarray) -> list[int]:
+    """The [black, white] bitboards of a ``cells`` board (``cells_of``'s inverse)."""
+    order, _ = _layout(geo)
+    stones = [0, 0]
+    for i in np.nonzero(cells[:geo.size])[0]:
+        stones[int(cells[i]) - 1] |= 1 << int(order[i])
+    return stones
+
+
 @functools.lru_cache(maxsize=64)
 def frame(rows: int, cols: int) -> np.ndarray:
     """The planes of an empty ``rows × cols`` board, from the mover's (top-bottom) view."""

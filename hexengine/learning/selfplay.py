@@ -26,6 +26,8 @@ from ..solver import Solver, knowledge_by_name
 
 MAX_SIDE = 13  # the data's boards are at most this wide and high
 MAX_CELLS = MAX_SIDE * MAX_SIDE
+RANDOM_MOVES = (1, 2, 3)  # how many first moves of a data game are drawn at random
+RANDOM_PLIES = max(RANDOM_MOVES)  # from this ply on, every move is the policy's
 
 Policy = Callable[[Board, int, random.Random], int]
 
@@ -93,8 +95,7 @@ def play_game(size: int, policy: Policy, rng: random.Random, random_moves: int =
     board = Board(size)
     game = Game(size)
     colour = 0
-    history = []
-    scores = []
+    history = []  # (stones, mover, move, the engine's search score or nan)
     while board.winner() is None:
         score = math.nan
         if len(history) < random_moves:
@@ -103,19 +104,18 @@ def play_game(size: int, policy: Policy, rng: random.Random, random_moves: int =
             move = policy(board, colour, rng)
             seen = getattr(policy, "score", None)
             score = math.nan if seen is None else float(seen)
-        history.append((list(board.stones), colour, move))
-        scores.append(score)
+        history.append((list(board.stones), colour, move, score))
         board.play(move, colour)
         colour = 1 - colour
     game.winner = board.winner()
     geo = board.geo
-    labels = [1.0 if mover == game.winner else -1.0 for _, mover, _ in history]
+    labels = [1.0 if mover == game.winner else -1.0 for _, mover, _, _ in history]
     proved = [False] * len(history)
     if solver is not None:
         solver.clear()
         failed = 0
         for i in range(len(history) - 1, -1, -1):
-            stones, mover, _ = history[i]
+            stones, mover, _, _ = history[i]
             result = solver.solve(geo, stones, mover, seconds=solve_seconds)
             if result.winner is None:
                 failed += 1
@@ -125,7 +125,7 @@ def play_game(size: int, policy: Policy, rng: random.Random, random_moves: int =
             failed = 0
             labels[i] = 1.0 if result.winner == mover else -1.0
             proved[i] = True
-    for (stones, mover, move), label, sure, score in zip(history, labels, proved, scores):
+    for (stones, mover, move, score), label, sure in zip(history, labels, proved):
         game.scores.append(score)
         game.cells.append(cells_of(geo, stones))
         game.movers.append(mover)
@@ -151,8 +151,7 @@ def to_arrays(games: list[Game]) -> dict[str, np.ndarray]:
     r = 0
     for index, g in enumerate(games):
         for ply, (cells, mover, move, label, sure, score) in enumerate(
-                zip(g.cells, g.movers, g.moves, g.labels, g.proved,
-                    g.scores or [math.nan] * len(g.cells))):
+                zip(g.cells, g.movers, g.moves, g.labels, g.proved, g.scores)):
             out["size"][r] = g.size
             out["cells"][r, :cells.size] = cells
             out["mover"][r] = mover
