@@ -177,8 +177,8 @@ class Settings:
                                   "larger than 6x6 (0 never asks the solver).", "player",
                                   low=0.0, high=1.0)
     threads: int = setting(1, "Processes the solver runs on (dfpn-solve-state, and genmove's "
-                           "solve): the root's moves shared out among them.  1 leaves the "
-                           "other core free (for the other game of a two-job match).",
+                           "solve), searching one root together.  1 leaves the other core "
+                           "free (for the other game of a two-job match).",
                            "player", low=1, high=64)
     wire: float = setting(STRONG, "Conductance of a stone's virtual connections in the "
                           "circuit.", "circuit", low=0.0, high=1000.0)

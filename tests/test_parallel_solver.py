@@ -15,6 +15,8 @@ from hexengine import kernels
 from hexengine.board import BLACK, WHITE
 from hexengine.geometry import geometry
 from hexengine.solver import Solver, knowledge_by_name, parallel
+from hexengine.solver.dfpn import BusyMarks
+from hexengine.solver.knowledge import INF
 
 from .test_solver import connected, exhaustive
 
@@ -44,7 +46,7 @@ def forking(monkeypatch):
     real = parallel._run
 
     def counted(*args):
-        runs.append(args[5])  # the shares
+        runs.append(args[4])  # the workers
         return real(*args)
     monkeypatch.setattr(parallel, "_run", counted)
     yield runs
@@ -52,19 +54,38 @@ def forking(monkeypatch):
     assert multiprocessing.active_children() == []
 
 
-def test_a_share_of_the_root_is_solved_alone():
-    """Restricted to some of the root's moves, a win is one of them and a loss says each
-    of them loses, and the restricted verdict is not kept as the root's."""
-    geo = geometry(4, 4)
-    wins = exhaustive(geo)
+def test_a_child_another_worker_is_inside_counts_as_harder():
+    """Busy marks steer a worker into the next child; never into one at or above the
+    threshold (the search must move on), and the threshold passed down lets it move."""
+    rows = memoryview(BusyMarks.shared(2)).cast("Q")
+    mine, other = BusyMarks(rows, 0, 2), BusyMarks(rows, 1, 2)
+    keys = [0x1234_5678_9ABC_DEF1, 0x0FED_CBA9_8765_4321, 0x1357_9BDF_0246_8ACE]
+    moves = [3, 7, 11]
+    cpn, cdn = [5, 5, 5], [2, 3, 9]  # child 0 the most promising, then 1
+    marked = other.enter(keys[0])
+    assert mine.taken(keys[0]) and not mine.taken(keys[1]) and not other.taken(keys[0])
+    best, second = mine.elsewhere(3, keys, cpn, cdn, moves, -1, thpn=100)
+    assert best == 1 and second == 4  # child 0 counts 2 x 2; the next is child 1 (3)
+    assert cdn[best] < min(100, int(second * 1.25) + 1)
+    best, _ = mine.elsewhere(3, keys, cpn, cdn, moves, -1, thpn=3)
+    assert best == 0  # child 1 is not below the threshold: back to the marked one
+    best, second = mine.elsewhere(3, keys, cpn, cdn, moves, ~(1 << 7), thpn=100)
+    assert (best, second) == (0, 9)  # child 1's move is pruned: child 0 (4) before 2 (9)
+    other.leave(marked)
+    assert not mine.taken(keys[0])
+
+
+def test_traded_entries_never_undo_a_proof_or_more_work():
     solver = Solver(knowledge_by_name("auto"))
-    winning = {m for m in geo.cells if not wins(1 << m, 0, WHITE)}  # a4 b3 c2 d1
-    losing = geo.mask & ~sum(1 << m for m in winning)
-    result = solver.solve(geo, [0, 0], BLACK, moves=losing)
-    assert result.winner == WHITE
-    assert solver.solve(geo, [0, 0], BLACK, 0.0).winner is None  # not kept
-    result = solver.solve(geo, [0, 0], BLACK, moves=1 << geo.parse("b3"))
-    assert result.winner == BLACK and result.move == geo.parse("b3")
+    solver.tt = {1: (0, INF, 6, 2, 3), 2: (4, 5, 0, 1, 50), 3: (4, 5, 0, 1, 2)}
+    solver.merge({1: (7, 8, 0, 1, 99), 2: (9, 9, 0, 1, 10), 3: (9, 9, 0, 1, 10),
+                  4: (2, 2, 0, 1, 1), 5: (INF, 0, 12, 4, 1)})
+    assert solver.tt[1] == (0, INF, 6, 2, 3)      # a proof stays
+    assert solver.tt[2] == (4, 5, 0, 1, 50)       # so does an entry of more work
+    assert solver.tt[3] == (9, 9, 0, 1, 10)       # one of less work gives way
+    assert solver.tt[4] == (2, 2, 0, 1, 1) and solver.tt[5] == (INF, 0, 12, 4, 1)
+    solver.merge({3: (INF, 0, 12, 4, 1)})
+    assert solver.tt[3] == (INF, 0, 12, 4, 1)     # a proof always comes in
 
 
 def test_two_processes_agree_with_exhaustive_search(forking):

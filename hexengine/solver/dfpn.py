@@ -30,7 +30,7 @@ from ..geometry import Geometry
 from .knowledge import INF, LOSS, WIN, SimpleKnowledge, winning_cells
 
 
-EXCHANGE_EVERY = 0.1  # seconds between a parallel worker's trades of proofs
+EXCHANGE_EVERY = 0.1  # seconds between a parallel worker's trades of entries
 
 
 class Aborted(Exception):
@@ -76,10 +76,12 @@ class Solver:
         self.nodes = 0
         self.evictions = 0
         self._tables: dict[int, tuple] = {}
-        # a parallel solve's worker (``parallel``): the proofs it stores are noted in the
+        # a parallel solve's worker (``parallel``): the entries it stores are noted in the
         # journal, and ``exchange`` is called every EXCHANGE_EVERY seconds to trade them
         self.journal: Optional[dict[int, tuple]] = None
         self.exchange: Optional[Callable[[], None]] = None
+        # a parallel worker's view of where the others are searching (``BusyMarks``)
+        self.busy: Optional["BusyMarks"] = None
         self.root_key = -1
 
     # --- public ------------------------------------------------------------------------
@@ -97,18 +99,12 @@ class Solver:
     def solve(self, geo: Geometry, stones: list[int], colour: int,
               seconds: Optional[float] = None, stop: Optional[threading.Event] = None,
               progress: Optional[Callable[[dict], None]] = None,
-              progress_every: float = 1.0, moves: int = -1) -> SolveResult:
+              progress_every: float = 1.0) -> SolveResult:
         """Solve the position with ``colour`` to move, within ``seconds`` or until ``stop``.
-
-        The result's ``winner`` is None unless it was proved.  ``moves`` (a bitboard) keeps
-        only those of the root's moves: a win is then one of them, and a loss says only
-        that each of them loses, so such a root is not kept in the table (a parallel
-        solve's share, ``parallel``)."""
+        The result's ``winner`` is None unless it was proved."""
         started = time.monotonic()
         self._setup(geo, stones, stop, progress, progress_every, started, seconds)
-        self.root_moves = moves
         self.root_key = self._key(colour)[0]
-        kept = self.tt.get(self.root_key) if moves != -1 else None
         result = SolveResult(colour)
         done = self._decided(colour)
         if done is not None:
@@ -119,10 +115,6 @@ class Solver:
             except Aborted:
                 pass
             entry = self._lookup(colour)
-            if moves != -1:  # (the root's entry holds for these moves only)
-                self.tt.pop(self.root_key, None)
-                if kept is not None:
-                    self.tt[self.root_key] = kept
             if entry is not None:
                 pn, dn, proof, best = entry
                 result.pn, result.dn = pn, dn
@@ -130,7 +122,7 @@ class Solver:
                     result.winner = colour if pn == 0 else 1 - colour
                     result.proof = proof
                     result.move = best
-                    result.searched = moves != -1 or self.tt[self.root_key][4] > 1
+                    result.searched = self.tt[self.root_key][4] > 1
             result.pv = self._pv(colour)
             if result.pv and result.move < 0:
                 result.move = result.pv[0]
@@ -200,8 +192,16 @@ class Solver:
         return self.knowledge.expand(geo, list(stones), colour)
 
     def merge(self, entries: dict[int, tuple]) -> None:
-        """Take another solver's proved positions (same board, same keys) into the table."""
-        self.tt.update(entries)
+        """Take another solver's positions (same board, same keys) into the table: every
+        proof, and an unproved entry where this table holds no proof and no entry that
+        cost more work."""
+        tt = self.tt
+        for key, entry in entries.items():
+            if entry[0] and entry[1]:
+                old = tt.get(key)
+                if old is not None and (old[0] == 0 or old[1] == 0 or old[4] > entry[4]):
+                    continue
+            tt[key] = entry
         if len(self.tt) > self.tt_size:
             self._evict()
 
@@ -253,7 +253,6 @@ class Solver:
         self.started = started
         self.nodes = 0
         self.root_bounds = (1, 1)
-        self.root_moves = -1
 
     def _decided(self, colour: int) -> Optional[int]:
         geo = self.geo
@@ -292,7 +291,7 @@ class Solver:
             if old is not None and (old[0] == 0 or old[1] == 0) and pn and dn:
                 return
         entry = tt[key] = (pn, dn, proof, best, work)
-        if self.journal is not None and (pn == 0 or dn == 0) and key != self.root_key:
+        if self.journal is not None and key != self.root_key:
             self.journal[key] = entry
         if len(tt) > self.tt_size:
             self._evict()
@@ -342,8 +341,6 @@ class Solver:
             pn, dn = (0, INF) if status == WIN else (INF, 0)
             self._store(key, flip, pn, dn, proof, best, 1)
             return pn, dn, proof
-        if root and self.root_moves != -1:
-            children = [c for c in children if (self.root_moves >> c[0]) & 1]
         if self.use_history and len(children) > 1:
             hist = self.history
             children = sorted(children, key=lambda c: (0 if c[1] else 1, -hist[c[0]]))
@@ -440,6 +437,9 @@ class Solver:
                 self._store(key, flip, pn, dn, 0, moves[best_i],
                             self.nodes - start_nodes + 1)
                 return pn, dn, 0
+            busy = self.busy
+            if busy is not None and busy.taken(ckeys[best_i]):
+                best_i, dn2 = busy.elsewhere(n, ckeys, cpn, cdn, moves, allowed, thpn)
             # the child's thresholds (its pn is our dn's share, its dn our pn)
             c_thpn = thdn - dn + cpn[best_i]
             if c_thpn > INF:
@@ -453,9 +453,12 @@ class Solver:
                 self.b |= bit
             self.h = h ^ zob[m]
             self.hr = hr ^ zrot[m]
+            marked = busy.enter(ckeys[best_i]) if busy is not None else None
             try:
                 p, d, pr = self._mid(1 - colour, c_thpn, c_thdn, False)
             finally:
+                if marked is not None:
+                    busy.leave(marked)
                 if colour:
                     self.w ^= bit
                 else:
@@ -497,3 +500,71 @@ class Solver:
         finally:
             self.b, self.w, self.h, self.hr = saved
         return pv
+
+
+class BusyMarks:
+    """Where the workers of a parallel solve are searching, in memory they share (the
+    virtual proof numbers of SPDFPN, Pawlewicz and Hayward).
+
+    Each worker writes only its own row: the table keys of the positions on its current
+    path, by slot.  A worker choosing a child reads the others' rows: a child another worker
+    is inside counts as harder (its proof number multiplied by 1 + the workers inside it),
+    so the second worker goes into the next most promising child, deep in the tree as well
+    as at the root.  The marks only steer the choice; a stale or overwritten mark costs
+    time, never a wrong proof."""
+
+    SLOTS = 1 << 14
+
+    def __init__(self, rows: memoryview, worker: int, workers: int) -> None:
+        slots = self.SLOTS
+        self.mine = rows[worker * slots:(worker + 1) * slots]
+        self.others = [rows[w * slots:(w + 1) * slots] for w in range(workers) if w != worker]
+
+    @classmethod
+    def shared(cls, workers: int):
+        """Memory for ``workers`` rows, shared with the processes forked after this."""
+        import mmap
+        return mmap.mmap(-1, 8 * cls.SLOTS * workers)
+
+    def taken(self, key: int) -> bool:
+        slot = (key >> 20) & (self.SLOTS - 1)
+        for row in self.others:
+            if row[slot] == key:
+                return True
+        return False
+
+    def enter(self, key: int) -> tuple[int, int]:
+        slot = (key >> 20) & (self.SLOTS - 1)
+        before = self.mine[slot]
+        self.mine[slot] = key
+        return slot, before
+
+    def leave(self, marked: tuple[int, int]) -> None:
+        self.mine[marked[0]] = marked[1]
+
+    def elsewhere(self, n: int, ckeys: list, cpn: list, cdn: list, moves: list, allowed: int,
+                  thpn: int) -> tuple[int, int]:
+        """The child to search with the others' marks counted, and the second smallest
+        marked proof number (the child's threshold), among the live children; only a
+        child below ``thpn`` is chosen, so that the search always moves on."""
+        best_i, best, second = -1, INF, INF
+        slots = self.SLOTS - 1
+        others = self.others
+        for i in range(n):
+            if cpn[i] == 0 or not (allowed >> moves[i]) & 1:
+                continue
+            d = cdn[i]
+            k = ckeys[i]
+            slot = (k >> 20) & slots
+            weight = 1
+            for row in others:
+                if row[slot] == k:
+                    weight += 1
+            e = min(d * weight, INF)
+            if d < thpn and (best_i < 0 or e < best):
+                if best_i >= 0 and best < second:
+                    second = best
+                best_i, best = i, e
+            elif e < second:
+                second = e
+        return best_i, second

@@ -1,25 +1,30 @@
-"""The solver on several cores: worker processes that share their proofs.
+"""The solver on several cores: worker processes that search one root together.
 
 Python threads would share one interpreter, so each worker is a process forked from the
-engine, starting with a copy of its solver (table and knowledge).  Worker 0 solves the
-whole root, exactly as one process would; each other worker solves the root restricted
-to a share of its other moves (``Solver.solve(moves=...)``), dealt out best-first in turn.
-Every 0.1 s each worker sends the positions it has proved since and takes in those the
-others sent (through this process, which relays them), so a refutation found by one is a
-proof the others read from their tables: a move's proved loss prunes its siblings in
-worker 0's root, and a move proved to win ends the search.
+engine, starting with a copy of its solver (table and knowledge), and every worker solves
+the whole root.  Two things keep them from doing the same work, after SPDFPN (Pawlewicz
+and Hayward, "Scalable parallel DFPN search"), whose threads share one table:
 
-- Any worker that proves a winning move proves the root won.
-- Worker 0's loss is the root's loss.
-- Otherwise (time, or the stop flag) the root stays unknown.
+- **Busy marks** (``dfpn.BusyMarks``): each worker writes the positions on its current
+  path into its own row of memory the workers share.  Choosing a child, a worker counts
+  one that another worker is inside as harder (its proof number times one plus the
+  workers inside), so it goes into the next most promising child instead, at the root
+  or deep in the tree, wherever the two paths would meet.
+- **Traded entries**: every 0.1 s each worker sends every entry it stored since, proofs
+  and the proof and disproof numbers of open positions, and takes in the others' (through
+  this process, which relays them): a proof always, an open entry unless its own holds a
+  proof or more work.  A subtree another worker opened is thus continued where it stands,
+  and a proof found by one prunes the others' nodes as their own would.
 
-The solver first tries alone for 0.3 s, which settles most positions without a fork.
-What the workers proved and sent is merged into the engine's solver, so that later questions
-(the PV, the next move's solve) find it.  Where ``fork`` is not available, or the root
-has fewer than two moves, the solver runs alone.
+The first worker to decide the root decides it; otherwise (time, or the stop flag) the root
+stays unknown.  The solver first tries alone for 0.3 s, which settles most positions
+without a fork.  Everything the workers stored and sent is merged into the engine's
+solver, so that later questions (the PV, the next move's solve) find it.  Where ``fork``
+is not available, or the root has fewer than two moves, the solver runs alone.
 """
 from __future__ import annotations
 
+import mmap
 import multiprocessing
 import os
 import queue
@@ -31,7 +36,7 @@ from typing import Callable, Optional
 
 from .. import kernels
 from ..geometry import Geometry
-from .dfpn import Solver, SolveResult
+from .dfpn import BusyMarks, Solver, SolveResult
 from .knowledge import LOSS
 
 POLL = 0.02  # seconds between looks at the stop flag while the workers run
@@ -62,14 +67,11 @@ def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
         alone = solver.solve(geo, stones, colour, left, stop, progress)
         alone.elapsed = time.monotonic() - started
         return alone
-    shares = [-1] + [0] * min(threads - 1, len(children) - 1)
-    for i, child in enumerate(children[1:]):
-        shares[1 + i % (len(shares) - 1)] |= 1 << child[0]
-    answers = _run(solver, geo, stones, colour, shares, left, stop)
+    answers = _run(solver, geo, stones, colour, threads, left, stop)
     result = _combine(colour, answers)
     result.nodes += known.nodes
     solver.record(geo, stones, colour, result)
-    if result.solved:  # the line through the merged table (a share's answer is shorter)
+    if result.solved:  # the line through the merged table (it may reach further)
         line = solver.pv(geo, stones, colour)
         if len(line) > len(result.pv):
             result.pv = line
@@ -86,32 +88,34 @@ def _can_fork() -> bool:
             and kernels.wait(0.0))
 
 
-def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, shares: list[int],
+def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, workers: int,
          seconds: Optional[float], stop: Optional[threading.Event]) -> list:
-    """Each share solved in a forked worker, their proofs relayed between them and merged
-    into ``solver``; each worker's answer, or None where it gave none (stopped once the
-    root was decided, by ``stop``, or GRACE seconds past ``seconds``)."""
+    """The root solved by ``workers`` forked workers, their entries relayed between them
+    and merged into ``solver``; each worker's answer, or None where it gave none (stopped
+    once the root was decided, by ``stop``, or GRACE seconds past ``seconds``)."""
     context = multiprocessing.get_context("fork")
     deadline = None if seconds is None else time.monotonic() + seconds + GRACE
-    workers, pipes, senders = [], [], []
+    processes, pipes, senders = [], [], []
     outboxes: list[queue.SimpleQueue] = []
-    answers: list = [None] * len(shares)
+    answers: list = [None] * workers
+    rows = BusyMarks.shared(workers)
     try:
-        for share in shares:
+        for index in range(workers):
             mine, theirs = context.Pipe()
             pipes.append(mine)
-            worker = context.Process(target=_work, daemon=True, args=(
-                solver, geo, stones, colour, share, seconds, theirs, list(pipes)))
-            worker.start()
+            process = context.Process(target=_work, daemon=True, args=(
+                solver, geo, stones, colour, seconds, theirs, list(pipes), rows, index,
+                workers))
+            process.start()
             theirs.close()
-            workers.append(worker)
+            processes.append(process)
         # a sender thread per worker, so that this loop never waits on a full pipe
         for pipe in pipes:
             outboxes.append(queue.SimpleQueue())
             senders.append(threading.Thread(target=_send_all, args=(pipe, outboxes[-1]),
                                             daemon=True))
             senders[-1].start()
-        waiting = dict(zip(pipes, range(len(shares))))
+        waiting = dict(zip(pipes, range(workers)))
         while waiting:
             if (stop is not None and stop.is_set()) or (
                     deadline is not None and time.monotonic() > deadline):
@@ -123,7 +127,7 @@ def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, shares: 
                 except (EOFError, OSError):  # the worker died without answering
                     del waiting[pipe]
                     continue
-                if kind == "proved":
+                if kind == "stored":
                     solver.merge(body)
                     for j, box in enumerate(outboxes):
                         if j != i and pipes[j] in waiting:
@@ -131,21 +135,22 @@ def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, shares: 
                     continue
                 del waiting[pipe]
                 answers[i] = body
-                if body[0] == colour or (i == 0 and body[0] is not None):
-                    waiting.clear()  # won by a share, or decided by the whole root
+                if body[0] is not None:
+                    waiting.clear()  # the root is decided
                     break
     finally:
-        for worker in workers:
-            if worker.is_alive():
-                worker.terminate()
-        for worker in workers:
-            worker.join()
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join()
         for box in outboxes:
             box.put(None)
         for sender in senders:
             sender.join(1.0)
         for pipe in pipes:
             pipe.close()
+        rows.close()
     return answers
 
 
@@ -156,16 +161,17 @@ def _send_all(pipe: Connection, box: "queue.SimpleQueue") -> None:
         if body is None:
             return
         try:
-            pipe.send(("proved", body))
+            pipe.send(("stored", body))
         except (OSError, ValueError, TypeError):  # (the worker or the pipe is gone)
             return
 
 
-def _work(solver: Solver, geo: Geometry, stones: list[int], colour: int, share: int,
-          seconds: Optional[float], pipe: Connection, engine_ends: list[Connection]) -> None:
-    """A worker: solve the root restricted to ``share`` (-1: all of it), trading proofs
-    through ``pipe``; last send ("done", (winner, move, proof, nodes, pv)).  It ends when
-    the engine does."""
+def _work(solver: Solver, geo: Geometry, stones: list[int], colour: int,
+          seconds: Optional[float], pipe: Connection, engine_ends: list[Connection],
+          rows: mmap.mmap, index: int, workers: int) -> None:
+    """Worker ``index`` of ``workers``: solve the root, marking its path in its row of
+    ``rows`` and trading entries through ``pipe``; last send ("done", (winner, move,
+    proof, nodes, pv)).  It ends when the engine does."""
     # a fork's copy of the engine's streams may hold unwritten output, which the exit
     # would write a second time; the worker itself writes nothing
     sys.stdout = sys.stderr = open(os.devnull, "w")
@@ -173,6 +179,7 @@ def _work(solver: Solver, geo: Geometry, stones: list[int], colour: int, share: 
         end.close()
     engine = os.getppid()
     solver.journal = {}
+    solver.busy = BusyMarks(memoryview(rows).cast("Q"), index, workers)
 
     def exchange() -> None:
         if os.getppid() != engine:  # the engine is gone
@@ -181,28 +188,24 @@ def _work(solver: Solver, geo: Geometry, stones: list[int], colour: int, share: 
             _, body = pipe.recv()
             solver.merge(body)
         if solver.journal:
-            pipe.send(("proved", solver.journal))
+            pipe.send(("stored", solver.journal))
             solver.journal = {}
 
     solver.exchange = exchange
-    result = solver.solve(geo, stones, colour, seconds, moves=share)
+    result = solver.solve(geo, stones, colour, seconds)
     if solver.journal:
-        pipe.send(("proved", solver.journal))
+        pipe.send(("stored", solver.journal))
     pipe.send(("done", (result.winner, result.move, result.proof, result.nodes, result.pv)))
     pipe.close()
 
 
 def _combine(colour: int, answers: list) -> SolveResult:
-    """The root's result from the workers' answers (see the module's text)."""
+    """The root's result from the workers' answers: the first that decided it."""
     result = SolveResult(colour, searched=True)
     result.nodes = sum(a[3] for a in answers if a is not None)
     for answer in answers:
-        if answer is not None and answer[0] == colour:
+        if answer is not None and answer[0] is not None:
             result.winner, result.move, result.proof, _, result.pv = answer
             return result
-    whole = answers[0]
-    if whole is not None and whole[0] == 1 - colour:
-        result.winner, result.move, result.proof, _, result.pv = whole
-        return result
     result.searched = False
     return result
