@@ -514,6 +514,7 @@ class BusyMarks:
     time, never a wrong proof."""
 
     SLOTS = 1 << 14
+    PENALTY = 1
 
     def __init__(self, rows: memoryview, worker: int, workers: int) -> None:
         slots = self.SLOTS
@@ -559,7 +560,7 @@ class BusyMarks:
             weight = 1
             for row in others:
                 if row[slot] == k:
-                    weight += 1
+                    weight += self.PENALTY
             e = min(d * weight, INF)
             if d < thpn and (best_i < 0 or e < best):
                 if best_i >= 0 and best < second:
