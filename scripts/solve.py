@@ -7,6 +7,8 @@ all openings in turn, as in a game; ``--fresh`` gives each opening an empty tabl
 ``--profile N`` runs the solves under cProfile and prints the N functions with the most
 cumulative time, and the average number of moves searched per expanded node.
 
+``--threads N --paired`` times each opening on one process and on N back to back.
+
 ``--cluster tcp://HOST:PORT`` solves the openings as tasks on the workers of a Dask
 scheduler (the ``[cluster]`` extra, as for ``hex-match --cluster``), each with a fresh
 table, and says which worker solved each.
@@ -64,7 +66,11 @@ from protocol.match.runner import MatchError  # noqa: E402
               help="With vc knowledge: each node's moves by centre distance, by the "
                    "circuit's current, or by the value network's move head.")
 @click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Worker processes sharing each root's moves (hexengine.solver.parallel).")
+              help="Processes solving each root together (hexengine.solver.parallel).")
+@click.option("--paired", is_flag=True,
+              help="With --threads N: solve each opening on 1 process and on N back to "
+                   "back (which goes first alternates), a fresh table each time, and "
+                   "print both times and the speed-up (the machine's drift falls on both).")
 @click.option("--cluster", "cluster_address", default=None, metavar="tcp://HOST:PORT",
               help="Solve the openings on the workers of this Dask scheduler (a fresh "
                    "table each).")
@@ -75,10 +81,13 @@ from protocol.match.runner import MatchError  # noqa: E402
                    "the moves searched per expanded node.")
 def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
          tt_size: int, compiled: bool, decompose: bool, dominated: Optional[bool],
-         stone_templates: Optional[bool], order: str, threads: int,
+         stone_templates: Optional[bool], order: str, threads: int, paired: bool,
          cluster_address: Optional[str], connect_timeout: float, profile: int) -> None:
     geo = geometry(size, size)
     openings = ([geo.parse(c) for c in cells.split(",")] if cells else list(geo.cells))
+    if paired and (threads < 2 or cluster_address or profile or not compiled):
+        raise click.UsageError("--paired compares --threads N (N > 1) with one process, "
+                               "here: no --cluster, --profile or --python")
     if cluster_address:
         if profile or not compiled:
             raise click.UsageError("--cluster solves on the workers: no --profile or --python")
@@ -88,6 +97,11 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
         _on_cluster(cluster_address, connect_timeout, geo, openings, limit, options)
         return
     kernels.start(wait=True)
+    if paired:
+        _paired(geo, openings, limit, threads, lambda: Solver(
+            _knowledge(knowledge, decompose, dominated, stone_templates, order),
+            tt_size=tt_size))
+        return
     profiler = cProfile.Profile() if profile else None
     expanded = [0, 0]  # expansions that listed moves, moves listed
     if not compiled:
@@ -114,6 +128,31 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
         print(f"moves listed per expansion: {expanded[1] / max(expanded[0], 1):.2f} "
               f"({expanded[0]} expansions)")
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(profile)
+
+
+def _paired(geo, openings: list[int], limit: float, threads: int, fresh_solver) -> None:
+    """Each opening on one process and on ``threads``, back to back, a fresh solver each;
+    a line per opening, then the totals and their ratio.  Different verdicts are an error."""
+    totals = {1: 0.0, threads: 0.0}
+    for n, cell in enumerate(openings):
+        took, winners = {}, {}
+        for count in ((1, threads) if n % 2 == 0 else (threads, 1)):
+            started = time.monotonic()
+            result = parallel.solve(fresh_solver(), geo, [1 << cell, 0], WHITE, limit,
+                                    threads=count)
+            took[count] = time.monotonic() - started
+            winners[count] = result.winner
+            totals[count] += took[count]
+        if winners[1] is not None and winners[threads] is not None and \
+                winners[1] != winners[threads]:
+            raise click.ClickException(f"{geo.name(cell)}: the two runs disagree")
+        verdict = {None: "unsolved", BLACK: "black wins", WHITE: "white wins"}[
+            winners[1] if winners[1] is not None else winners[threads]]
+        print(f"{geo.name(cell):>4}  {verdict:<11} 1: {took[1]:7.2f}s  {threads}: "
+              f"{took[threads]:7.2f}s  {took[1] / max(took[threads], 1e-9):5.2f}x", flush=True)
+    print(f"{geo.width}x{geo.height}, {len(openings)} openings: 1 process "
+          f"{totals[1]:.2f}s, {threads} processes {totals[threads]:.2f}s, speed-up "
+          f"{totals[1] / max(totals[threads], 1e-9):.2f}x")
 
 
 def _knowledge(name: str, decompose: bool, dominated: Optional[bool],

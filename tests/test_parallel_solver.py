@@ -200,3 +200,23 @@ def test_threads_over_the_protocol(make_engine):
         assert engine.ok("dfpn-solve-state white", timeout=60) == winners[cell], cell
     assert engine.error("param_hexengine threads 0")
     assert "threads 2" in engine.ok("param_hexengine")
+
+
+def test_solve_script_pairs_one_process_with_several():
+    """``scripts/solve.py --threads 2 --paired``: every 4×4 opening solved both ways, the
+    verdicts the known ones, then both totals and their ratio; refused with one thread."""
+    import subprocess
+    import sys
+    script = os.path.join(os.path.dirname(os.path.dirname(__file__)), "scripts", "solve.py")
+    run = subprocess.run([sys.executable, script, "--size", "4", "--threads", "2", "--paired"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    verdicts = {line.split()[0]: line.split()[1] for line in lines[:-1]}
+    assert len(verdicts) == 16 and all(" 1: " in line and " 2: " in line
+                                       for line in lines[:-1])
+    assert {c for c, v in verdicts.items() if v == "black"} == {"a4", "b3", "c2", "d1"}
+    assert lines[-1].startswith("4x4, 16 openings: 1 process ") and "speed-up" in lines[-1]
+    refused = subprocess.run([sys.executable, script, "--size", "4", "--paired"],
+                             capture_output=True, text=True, timeout=300)
+    assert refused.returncode != 0 and "--paired" in refused.stderr
