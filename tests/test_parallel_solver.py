@@ -63,7 +63,7 @@ def test_a_child_another_worker_is_inside_counts_as_harder():
     moves = [3, 7, 11]
     cpn, cdn = [5, 5, 5], [2, 3, 9]  # child 0 the most promising, then 1
     marked = other.enter(keys[0])
-    assert mine.taken(keys[0]) and not mine.taken(keys[1]) and not other.taken(keys[0])
+    assert (mine.inside(keys[0]), mine.inside(keys[1]), other.inside(keys[0])) == (1, 0, 0)
     best, second = mine.elsewhere(3, keys, cpn, cdn, moves, -1, thpn=100)
     assert best == 1 and second == 4  # child 0 counts 2 x 2; the next is child 1 (3)
     assert cdn[best] < min(100, int(second * 1.25) + 1)
@@ -72,7 +72,7 @@ def test_a_child_another_worker_is_inside_counts_as_harder():
     best, second = mine.elsewhere(3, keys, cpn, cdn, moves, ~(1 << 7), thpn=100)
     assert (best, second) == (0, 9)  # child 1's move is pruned: child 0 (4) before 2 (9)
     other.leave(marked)
-    assert not mine.taken(keys[0])
+    assert mine.inside(keys[0]) == 0
 
 
 def test_traded_entries_never_undo_a_proof_or_more_work():

@@ -20,6 +20,7 @@ The solver never prints: progress goes through an optional callback.
 """
 from __future__ import annotations
 
+import mmap
 import threading
 import time
 from dataclasses import dataclass, field
@@ -438,7 +439,7 @@ class Solver:
                             self.nodes - start_nodes + 1)
                 return pn, dn, 0
             busy = self.busy
-            if busy is not None and busy.taken(ckeys[best_i]):
+            if busy is not None and busy.inside(ckeys[best_i]):
                 best_i, dn2 = busy.elsewhere(n, ckeys, cpn, cdn, moves, allowed, thpn)
             # the child's thresholds (its pn is our dn's share, its dn our pn)
             c_thpn = thdn - dn + cpn[best_i]
@@ -522,17 +523,14 @@ class BusyMarks:
         self.others = [rows[w * slots:(w + 1) * slots] for w in range(workers) if w != worker]
 
     @classmethod
-    def shared(cls, workers: int):
+    def shared(cls, workers: int) -> mmap.mmap:
         """Memory for ``workers`` rows, shared with the processes forked after this."""
-        import mmap
         return mmap.mmap(-1, 8 * cls.SLOTS * workers)
 
-    def taken(self, key: int) -> bool:
+    def inside(self, key: int) -> int:
+        """How many other workers have this position on their path."""
         slot = (key >> 20) & (self.SLOTS - 1)
-        for row in self.others:
-            if row[slot] == key:
-                return True
-        return False
+        return sum(1 for row in self.others if row[slot] == key)
 
     def enter(self, key: int) -> tuple[int, int]:
         slot = (key >> 20) & (self.SLOTS - 1)
@@ -549,19 +547,11 @@ class BusyMarks:
         marked proof number (the child's threshold), among the live children; only a
         child below ``thpn`` is chosen, so that the search always moves on."""
         best_i, best, second = -1, INF, INF
-        slots = self.SLOTS - 1
-        others = self.others
         for i in range(n):
             if cpn[i] == 0 or not (allowed >> moves[i]) & 1:
                 continue
             d = cdn[i]
-            k = ckeys[i]
-            slot = (k >> 20) & slots
-            weight = 1
-            for row in others:
-                if row[slot] == k:
-                    weight += self.PENALTY
-            e = min(d * weight, INF)
+            e = min(d * (1 + self.PENALTY * self.inside(ckeys[i])), INF)
             if d < thpn and (best_i < 0 or e < best):
                 if best_i >= 0 and best < second:
                     second = best
