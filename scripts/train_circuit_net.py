@@ -28,7 +28,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine.evaluation import planes as board_planes  # noqa: E402
-from hexengine.evaluation.network import (CIRCUIT_SCALE, CLAMP, TAPS,  # noqa: E402
+from hexengine.evaluation.network import (CIRCUIT_SCALE, CLAMP,  # noqa: E402
                                           ValueNetwork)
 
 try:
@@ -62,28 +62,6 @@ class CircuitNet(Net):
             del out[name]
         out["circuit.w"] = np.array(self.skip.item(), dtype=np.float32)
         return out
-
-    def load_numpy(self, arrays: dict[str, np.ndarray]) -> None:
-        """Take the trunk and head of numpy weights (``network.ValueNetwork``'s format);
-        the circuit's input starts at zero weight."""
-        def conv(layer: nn.Conv2d, w: np.ndarray, b: np.ndarray) -> None:
-            cin = layer.weight.shape[1]
-            with torch.no_grad():
-                layer.weight.zero_()
-                for k, (dr, dc) in enumerate(TAPS):
-                    layer.weight[:, :, 1 + dr, 1 + dc] = torch.from_numpy(
-                        w[:, k * cin:(k + 1) * cin])
-                layer.bias.copy_(torch.from_numpy(b))
-        conv(self.stem, arrays["stem.w"], arrays["stem.b"])
-        for i, (a, b) in enumerate(self.blocks):
-            conv(a, arrays[f"block{i}.a.w"], arrays[f"block{i}.a.b"])
-            conv(b, arrays[f"block{i}.b.w"], arrays[f"block{i}.b.b"])
-        with torch.no_grad():
-            self.fc1.weight.zero_()
-            self.fc1.weight[:, :self.channels] = torch.from_numpy(arrays["fc1.w"])
-            self.fc1.bias.copy_(torch.from_numpy(arrays["fc1.b"]))
-            self.fc2.weight.copy_(torch.from_numpy(arrays["fc2.w"]))
-            self.fc2.bias.copy_(torch.from_numpy(arrays["fc2.b"]))
 
 
 def encode(cells: np.ndarray, size: int, movers: np.ndarray) -> torch.Tensor:

@@ -4,9 +4,11 @@
 Needs the ``[train]`` extra (torch, CPU build).  Games whose index is a multiple of
 ``--holdout`` are held out; each epoch prints the loss and accuracy on them (all positions,
 and those the solver proved), and with ``--rank-weight`` how often the move played
-outranks three others; ``--epochs 0`` prints these for ``--init`` alone.  The weights go
-to ``--out`` in the format that ``hexengine.evaluation.network`` reads; ``--check``
-compares torch's and numpy's logits.
+outranks three others, and with ``--sibling-weight`` how often a winning move outranks a
+losing one, both left open by the connections (positions whose winning moves the data
+holds: ``value_data.py --winning-seconds``); ``--epochs 0`` prints these for ``--init``
+alone.  The weights go to ``--out`` in the format that ``hexengine.evaluation.network``
+reads, and torch's and numpy's logits are compared.
 
     python scripts/train_value.py --data data/value --epochs 6 --out hexengine/data/value.npz
 """
@@ -111,11 +113,37 @@ class Net(nn.Module):
         out["policy.w"], out["policy.b"] = self.policy.export()
         return out
 
+    def load_numpy(self, arrays: dict[str, np.ndarray]) -> None:
+        """Take numpy weights (``network.ValueNetwork``'s format, ``export``'s output): the
+        trunk, the value head (inputs beyond the pooled channels at zero weight) and the
+        move head where they have one."""
+        def conv(layer: nn.Conv2d, w: np.ndarray, b: np.ndarray) -> None:
+            cin = layer.weight.shape[1]
+            with torch.no_grad():
+                layer.weight.zero_()
+                for k, (dr, dc) in enumerate(TAPS):
+                    layer.weight[:, :, 1 + dr, 1 + dc] = torch.from_numpy(
+                        w[:, k * cin:(k + 1) * cin])
+                layer.bias.copy_(torch.from_numpy(b))
+        conv(self.stem, arrays["stem.w"], arrays["stem.b"])
+        for i, (a, b) in enumerate(self.blocks):
+            conv(a, arrays[f"block{i}.a.w"], arrays[f"block{i}.a.b"])
+            conv(b, arrays[f"block{i}.b.w"], arrays[f"block{i}.b.b"])
+        if "policy.w" in arrays:
+            conv(self.policy, arrays["policy.w"], arrays["policy.b"])
+        with torch.no_grad():
+            self.fc1.weight.zero_()
+            self.fc1.weight[:, :self.channels] = torch.from_numpy(arrays["fc1.w"])
+            self.fc1.bias.copy_(torch.from_numpy(arrays["fc1.b"]))
+            self.fc2.weight.copy_(torch.from_numpy(arrays["fc2.w"]))
+            self.fc2.bias.copy_(torch.from_numpy(arrays["fc2.b"]))
+
 
 @click.command()
 @click.option("--data", multiple=True, required=True, help="Part files or folders of them.")
 @click.option("--out", required=True, help="Where the numpy weights go (.npz).")
-@click.option("--init", default="", help="Start from these torch weights (.pt).")
+@click.option("--init", default="", help="Start from these weights: torch's (.pt) or the "
+                                          "exported numpy ones (.npz).")
 @click.option("--channels", type=int, default=32, show_default=True)
 @click.option("--blocks", type=int, default=5, show_default=True)
 @click.option("--epochs", type=float, default=4.0, show_default=True)
@@ -131,11 +159,15 @@ class Net(nn.Module):
 @click.option("--policy-weight", type=float, default=0.0, show_default=True,
               help="Weight of the policy loss: the cross-entropy of the move played (past "
                    "the games' random opening moves) under the move logits.")
+@click.option("--sibling-weight", type=float, default=0.0, show_default=True,
+              help="Weight of the sibling loss: where the data holds a position's winning "
+                   "moves, a winning child against a losing one, both left open by the "
+                   "connections, by the logistic loss of their values' difference.")
 @click.option("--holdout", type=int, default=20, show_default=True)
 @click.option("--threads", type=int, default=2, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, rank_weight,
-         rank_negatives, policy_weight, holdout, threads, seed) -> None:
+         rank_negatives, policy_weight, sibling_weight, holdout, threads, seed) -> None:
     """Train and export the value network."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
@@ -145,6 +177,7 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
     groups = {}
     moves = {}  # (split, size) -> (indices into the group, the moves played there)
     targets = {}  # (split, size) -> each position's move played, a flat frame index or -1
+    families = {}  # (split, size) -> (indices into the group, their moves' results in the frame)
     for size in sorted(set(table["size"].tolist())):
         for split, mask in (("train", ~held), ("test", held)):
             rows = np.nonzero((table["size"] == size) & mask)[0]
@@ -161,14 +194,25 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
                 target = np.full(len(rows), -1, dtype=np.int64)
                 target[played] = view[:, 0] * (size + 2) + view[:, 1]
                 targets[(split, size)] = torch.from_numpy(target)
+                results = _mover_frame(table["wins"][rows, :size * size], size,
+                                       table["mover"][rows])
+                both = (results == 1).any((1, 2)) & (results == -1).any((1, 2))
+                families[(split, size)] = (torch.from_numpy(np.nonzero(both)[0]),
+                                           torch.from_numpy(results[both]))
     train_keys = [k for k in groups if k[0] == "train"]
     counts = np.array([len(groups[k][1]) for k in train_keys], dtype=float)
     total = int(counts.sum())
     click.echo(f"{total} training positions, {int(held.sum())} held out; sizes "
-               + ", ".join(f"{k[1]}: {len(groups[k][1])}" for k in train_keys))
+               + ", ".join(f"{k[1]}: {len(groups[k][1])}" for k in train_keys)
+               + f"; {sum(len(f[0]) for k, f in families.items() if k[0] == 'train')} "
+               f"with open winning and losing moves")
     net = Net(channels, blocks)
     trained_head = False  # --init brought a move head
-    if init:
+    if init.endswith(".npz"):
+        with np.load(init) as arrays:
+            net.load_numpy({k: arrays[k] for k in arrays.files})
+            trained_head = "policy.w" in arrays.files
+    elif init:
         missing, _ = net.load_state_dict(torch.load(init), strict=False)
         trained_head = "policy.weight" not in missing
         if missing:
@@ -177,7 +221,8 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
     if epochs == 0:  # the held-out figures of --init, and nothing written
         click.echo(evaluate(net, groups) + f"; played move first "
                    f"{rank_accuracy(net, groups, moves):.3f}; policy top-1 "
-                   f"{policy_accuracy(net, groups, targets):.3f}")
+                   f"{policy_accuracy(net, groups, targets):.3f}; winning move above a losing one "
+                   f"{sibling_accuracy(net, groups, families):.3f}")
         return
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -209,6 +254,9 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
         if rank_weight:
             loss = loss + rank_weight * rank_loss(net, x, *moves[key], batch // 4,
                                                   rank_negatives, rng)
+        if sibling_weight:
+            loss = loss + sibling_weight * sibling_loss(net, x, *families[key], batch // 4,
+                                                        rng)
         running += optimise(opt, sched, loss)
         if (step + 1) % report_every == 0 or step + 1 == steps:
             click.echo(f"step {step + 1}/{steps} loss {running / report_every:.4f} "
@@ -216,7 +264,10 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
                        + (f"; played move first {rank_accuracy(net, groups, moves):.3f}"
                           if rank_weight else "")
                        + (f"; policy top-1 {policy_accuracy(net, groups, targets):.3f}"
-                          if policy_weight else ""))
+                          if policy_weight else "")
+                       + (f"; winning move above a losing one "
+                          f"{sibling_accuracy(net, groups, families):.3f}"
+                          if sibling_weight else ""))
             running = 0.0
     torch.save(net.state_dict(), os.path.splitext(out)[0] + ".pt")
     arrays = net.export()
@@ -258,6 +309,16 @@ def _mover_view(data: dict[str, np.ndarray], rows: np.ndarray) -> np.ndarray:
     col, row = data["move"][rows, 0].astype(np.int64), data["move"][rows, 1].astype(np.int64)
     white = data["mover"][rows] == 1
     return np.stack([np.where(white, col, row) + 1, np.where(white, row, col) + 1], axis=1)
+
+
+def _mover_frame(results: np.ndarray, size: int, movers: np.ndarray) -> np.ndarray:
+    """Per-cell results (row-major, as the data stores them) placed in the frame of the
+    side to move's planes, (n, size + 2, size + 2); white's transposed."""
+    board = results.reshape(-1, size, size)
+    board = np.where((movers == 1)[:, None, None], board.transpose(0, 2, 1), board)
+    out = np.zeros((len(results), size + 2, size + 2), np.int8)
+    out[:, 1:-1, 1:-1] = board
+    return out
 
 
 def children(x: "torch.Tensor", picks: "torch.Tensor", cells: "torch.Tensor") -> "torch.Tensor":
@@ -311,6 +372,51 @@ def rank_loss(net: "Net", x: "torch.Tensor", rows: "torch.Tensor", played: "torc
         return torch.zeros(())
     scores = -net(children(x, picks, cells)).reshape(len(picks), -1)
     return nn.functional.cross_entropy(scores, torch.zeros(len(picks), dtype=torch.long))
+
+
+def _open_pair(results: "torch.Tensor", rng: "torch.Generator") -> "torch.Tensor":
+    """(B, 2, 2) cells of each family: a winning move, then a losing one, both drawn among
+    the children the connections leave open (results 1 and -1), where a search leaf asks
+    its evaluation."""
+    width = results.shape[2]
+    flat = results.flatten(1)
+    win = torch.multinomial((flat == 1).float(), 1, generator=rng)
+    lose = torch.multinomial((flat == -1).float(), 1, generator=rng)
+    cells = torch.cat([win, lose], dim=1)
+    return torch.stack([cells // width, cells % width], dim=2)
+
+
+def sibling_loss(net: "Net", x: "torch.Tensor", rows: "torch.Tensor", results: "torch.Tensor",
+                 count: int, rng: np.random.Generator) -> "torch.Tensor":
+    """The logistic loss of a winning child scoring above a losing sibling, each scored by
+    minus the network's logit of the child for the opponent (0 where no family is at
+    hand)."""
+    if not len(rows):
+        return torch.zeros(())
+    take = torch.from_numpy(rng.integers(0, len(rows), count))
+    xs, res = x[rows[take]], results[take]
+    if rng.random() < 0.5:
+        xs, res = torch.flip(xs, (2, 3)), torch.flip(res, (1, 2))
+    cells = _open_pair(res, _torch_rng(rng))
+    scores = -net(children(xs, torch.arange(len(take)), cells)).reshape(len(take), 2)
+    return nn.functional.softplus(scores[:, 1] - scores[:, 0]).mean()
+
+
+def sibling_accuracy(net: "Net", groups: dict, families: dict) -> float:
+    """On held-out families: how often a winning child scores above a losing sibling (one
+    pair a family, both open)."""
+    hits = n = 0
+    with torch.no_grad():
+        for key, (rows, results) in families.items():
+            if key[0] != "test" or not len(rows):
+                continue
+            take = torch.arange(min(len(rows), 2048))
+            xs = groups[key][0][rows[take]]
+            cells = _open_pair(results[take], torch.Generator().manual_seed(0))
+            scores = -net(children(xs, torch.arange(len(take)), cells)).reshape(len(take), 2)
+            hits += int((scores[:, 0] > scores[:, 1]).sum())
+            n += len(take)
+    return hits / max(n, 1)
 
 
 def _torch_rng(rng: np.random.Generator) -> "torch.Generator":

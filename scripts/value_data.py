@@ -3,7 +3,9 @@
 
 Each job plays games of the given sizes (drawn by weight) with the circuit policy of
 ``hexengine.learning.selfplay`` at a temperature drawn per game, labels each position by
-the solver where it proves it and by the game's result elsewhere, and saves its games every
+the solver where it proves it and by the game's result elsewhere (with
+``--winning-seconds``, a position proved won for its mover also gets its winning moves:
+the sibling labels of ``train_value.py --sibling-weight``), and saves its games every
 ``--save-every`` games to ``OUT/part-SEED-JOB.npz`` (so training can start before the end).
 
     python scripts/value_data.py --games 4000 --jobs 2 --out data/value
@@ -37,7 +39,8 @@ def parse_sizes(text: str) -> list[tuple[int, float]]:
 
 def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out: str,
             temperatures: list[float], solve_seconds: float, save_every: int,
-            engine_seconds: float, engine_settings: tuple[str, ...] = ()) -> int:
+            engine_seconds: float, engine_settings: tuple[str, ...] = (),
+            winning_seconds: float = 0.0) -> int:
     kernels.start(wait=True)
     rng = random.Random(seed * 1000 + job)
     solver = selfplay.new_solver()
@@ -53,8 +56,9 @@ def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out
         size = rng.choices([s for s, _ in sizes], [w for _, w in sizes])[0]
         temperature = rng.choice(temperatures)
         played.append(selfplay.play_game(size, policies[temperature], rng,
-                                         random_moves=rng.choice(selfplay.RANDOM_MOVES), solver=solver,
-                                         solve_seconds=solve_seconds))
+                                         random_moves=rng.choice(selfplay.RANDOM_MOVES),
+                                         solver=solver, solve_seconds=solve_seconds,
+                                         winning_seconds=winning_seconds))
         if (i + 1) % save_every == 0 or i + 1 == games:
             np.savez_compressed(path + ".tmp.npz", **selfplay.to_arrays(played))
             os.replace(path + ".tmp.npz", path)
@@ -80,12 +84,16 @@ def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out
 @click.option("--engine-set", "engine_set", multiple=True, metavar="NAME=VALUE",
               help="A setting of the engine's player, as param_hexengine takes it (e.g. "
                    "evaluation=net-graph: games of the network's own search).")
+@click.option("--winning-seconds", type=click.FloatRange(min=0), default=0.0,
+              show_default=True,
+              help="Find the winning moves of each position proved won for its mover "
+                   "within this many seconds (0: not at all).")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--save-every", type=click.IntRange(min=1), default=50, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), required=True)
 def main(games: int, jobs: int, sizes: str, temperatures: str, solve_seconds: float,
-         engine_seconds: float, engine_set: tuple[str, ...], seed: int, save_every: int,
-         out: str) -> None:
+         engine_seconds: float, engine_set: tuple[str, ...], winning_seconds: float, seed: int,
+         save_every: int, out: str) -> None:
     """Play and label self-play games in ``jobs`` processes."""
     if engine_set and not engine_seconds:
         raise click.BadParameter("engine settings need --engine-seconds (the circuit policy "
@@ -98,7 +106,7 @@ def main(games: int, jobs: int, sizes: str, temperatures: str, solve_seconds: fl
     size_weights = parse_sizes(sizes)
     temps = [float(t) for t in temperatures.split(",")]
     args = [(job, games, size_weights, seed, out, temps, solve_seconds, save_every,
-             engine_seconds, engine_set) for job in range(jobs)]
+             engine_seconds, engine_set, winning_seconds) for job in range(jobs)]
     with multiprocessing.Pool(jobs) as pool:
         done = pool.starmap(run_job, args)
     click.echo(f"{sum(done)} games in {out}")

@@ -106,3 +106,41 @@ def test_features_are_what_a_search_leaf_reads(tmp_path):
         assert (row * 6 + col) in moves[0]
         assert all(m for m in moves[1:])
     assert with_children >= 5
+
+
+def test_winning_moves_agree_with_exhaustive_play(tmp_path):
+    """``--winning-seconds``: in every position proved won for its mover, each empty cell is
+    marked as exhaustive play says (a winning move or a losing one), doubled exactly where
+    a search leaf's connections decide the child; other positions carry no marks."""
+    from hexengine.evaluation.network import leaf_reading
+    from tests.test_solver import exhaustive
+    proc = run("--games", "4", "--jobs", "1", "--sizes", "4", "--winning-seconds", "5",
+               "--seed", "5", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    with np.load(tmp_path / "part-5-0.npz") as data:
+        part = {k: data[k] for k in data.files}
+    geo = Board(4).geo
+    wins = exhaustive(geo)
+    families = decided = 0
+    for r in range(len(part["size"])):
+        stones = stones_of(geo, part["cells"][r])
+        mover = int(part["mover"][r])
+        marks = part["wins"][r, :16]
+        won = part["proved"][r] and part["label"][r] > 0
+        if won and part["ply"][r] >= selfplay.RANDOM_PLIES:  # (past any random move)
+            assert marks.any()  # (4×4: found well within the time)
+        if not marks.any():
+            continue
+        assert won
+        families += 1
+        for i, cell in enumerate(geo.cells):
+            if part["cells"][r, i]:
+                assert marks[i] == 0
+                continue
+            child = list(stones)
+            child[mover] |= 1 << cell
+            assert (marks[i] > 0) == (not wins(child[0], child[1], 1 - mover))
+            _, _, own, opp = leaf_reading(geo, child, 1 - mover)
+            assert (abs(int(marks[i])) == 2) == (bool(own) or opp == 2)
+            decided += abs(int(marks[i])) == 2
+    assert families >= 5 and decided >= 5

@@ -7,6 +7,12 @@ drawn uniformly.  Its positions are then labelled from the end backwards: by the
 solver where it proves the position within ``solve_seconds`` (exact), otherwise by the
 game's result (the policy's outcome, a noisy but unbiased target for the position's value
 under that play).  Labels are from the side to move's view: +1 it wins, -1 it loses.
+
+With ``winning_seconds`` each position proved won for its mover also gets its winning
+moves (``Solver.find_winning``): every empty cell is then a child with a known result, the
+siblings a search must tell apart, with an exact answer; and whether a search leaf's
+connections already decide that child (``network.leaf_reading``), where no evaluation is
+asked.
 """
 from __future__ import annotations
 
@@ -21,7 +27,9 @@ import numpy as np
 
 from ..board import Board
 from ..evaluation import get as get_evaluation
+from ..evaluation.network import leaf_reading
 from ..evaluation.planes import cells_of
+from ..geometry import Geometry
 from ..solver import Solver, knowledge_by_name
 
 MAX_SIDE = 13  # the data's boards are at most this wide and high
@@ -85,13 +93,18 @@ class Game:
     labels: list = field(default_factory=list)
     proved: list = field(default_factory=list)
     scores: list = field(default_factory=list)  # the engine's search score for the mover, or nan
+    wins: list = field(default_factory=list)  # int8 arrays like cells: 1 a winning move,
+    # -1 a losing one, 2 and -2 the same decided by the child's connections, 0 occupied or
+    # not known (the position not proved won for its mover)
     winner: int = -1
 
 
 def play_game(size: int, policy: Policy, rng: random.Random, random_moves: int = 2,
               solver: Optional[Solver] = None, solve_seconds: float = 0.2,
-              misses: int = 2) -> Game:
-    """Play one game of ``size``×``size`` with ``policy`` and label its positions."""
+              misses: int = 2, winning_seconds: float = 0.0) -> Game:
+    """Play one game of ``size``×``size`` with ``policy`` and label its positions; with
+    ``winning_seconds``, find the winning moves of each position proved won for its mover
+    past the random first moves (within that many seconds each, else none are kept)."""
     board = Board(size)
     game = Game(size)
     colour = 0
@@ -125,21 +138,50 @@ def play_game(size: int, policy: Policy, rng: random.Random, random_moves: int =
             failed = 0
             labels[i] = 1.0 if result.winner == mover else -1.0
             proved[i] = True
-    for (stones, mover, move, score), label, sure in zip(history, labels, proved):
+    wins = [np.zeros(geo.size, np.int8) for _ in history]
+    if solver is not None and winning_seconds > 0:
+        for i in range(len(history) - 1, random_moves - 1, -1):
+            if proved[i] and labels[i] > 0:
+                stones, mover, _, _ = history[i]
+                wins[i] = winning_cells(geo, stones, mover,
+                                        solver.find_winning(geo, stones, mover,
+                                                            seconds=winning_seconds)[0])
+    for (stones, mover, move, score), label, sure, won in zip(history, labels, proved, wins):
         game.scores.append(score)
         game.cells.append(cells_of(geo, stones))
         game.movers.append(mover)
         game.moves.append(geo.coords(move))
         game.labels.append(label)
         game.proved.append(sure)
+        game.wins.append(won)
     return game
+
+
+def winning_cells(geo: Geometry, stones: list[int], mover: int,
+                  winning: Optional[list[int]]) -> np.ndarray:
+    """``cells_of``'s layout with 1 on the ``winning`` moves and -1 on the other empty
+    cells, doubled where the child's connections decide it as a search leaf reads them
+    (all 0 where ``winning`` is None: not known)."""
+    out = np.zeros(geo.size, np.int8)
+    if winning is None:
+        return out
+    won = set(winning)
+    for i, cell in enumerate(geo.cells):
+        if ((stones[0] | stones[1]) >> cell) & 1:
+            continue
+        child = list(stones)
+        child[mover] |= 1 << cell
+        _, _, own, opp = leaf_reading(geo, child, 1 - mover)
+        out[i] = (1 if cell in won else -1) * (2 if own or opp == 2 else 1)
+    return out
 
 
 def to_arrays(games: list[Game]) -> dict[str, np.ndarray]:
     """The games' positions as arrays (what ``np.savez`` stores and training reads):
     ``size``, ``cells`` (padded to MAX_CELLS), ``mover``, ``move`` (col, row), ``label``,
-    ``proved``, ``ply``, ``game`` (the game's index) and ``score`` (the engine's search
-    score for the mover where the engine chose the move unproved, else nan)."""
+    ``proved``, ``ply``, ``game`` (the game's index), ``score`` (the engine's search
+    score for the mover where the engine chose the move unproved, else nan) and ``wins``
+    (each move's result where known, padded like ``cells``: ``Game.wins``)."""
     rows = sum(len(g.cells) for g in games)
     out = {
         "size": np.zeros(rows, np.int8), "cells": np.zeros((rows, MAX_CELLS), np.int8),
@@ -147,11 +189,12 @@ def to_arrays(games: list[Game]) -> dict[str, np.ndarray]:
         "label": np.zeros(rows, np.float32), "proved": np.zeros(rows, np.bool_),
         "ply": np.zeros(rows, np.int16), "game": np.zeros(rows, np.int32),
         "score": np.full(rows, np.nan, np.float32),
+        "wins": np.zeros((rows, MAX_CELLS), np.int8),
     }
     r = 0
     for index, g in enumerate(games):
-        for ply, (cells, mover, move, label, sure, score) in enumerate(
-                zip(g.cells, g.movers, g.moves, g.labels, g.proved, g.scores)):
+        for ply, (cells, mover, move, label, sure, score, won) in enumerate(
+                zip(g.cells, g.movers, g.moves, g.labels, g.proved, g.scores, g.wins)):
             out["size"][r] = g.size
             out["cells"][r, :cells.size] = cells
             out["mover"][r] = mover
@@ -161,6 +204,7 @@ def to_arrays(games: list[Game]) -> dict[str, np.ndarray]:
             out["ply"][r] = ply
             out["game"][r] = index
             out["score"][r] = score
+            out["wins"][r, :won.size] = won
             r += 1
     return out
 
@@ -176,6 +220,7 @@ def load_parts(paths: list[str]) -> dict[str, np.ndarray]:
         with np.load(name) as data:
             part = {k: data[k] for k in data.files}
         part.setdefault("score", np.full(len(part["game"]), np.nan, np.float32))  # (older)
+        part.setdefault("wins", np.zeros((len(part["game"]), MAX_CELLS), np.int8))
         part["game"] = part["game"] + offset
         offset = int(part["game"].max()) + 1 if len(part["game"]) else offset
         parts.append(part)
