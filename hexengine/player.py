@@ -14,6 +14,7 @@ from . import book, kernels, opening
 from .board import Board
 from .evaluation import EVALUATIONS, network, resistance, two_distance
 from .geometry import Geometry
+from .knowledge import hsearch
 from .search import WIN, Searcher, SearchResult, minimax_root
 from .settings import Settings
 from .solver import Solver, knowledge_by_name, solve_for_move
@@ -58,12 +59,17 @@ class Player:
             self._solver = Solver(knowledge_by_name())
         return self._solver
 
-    def solver_seconds(self, seconds: float, stop: Optional[threading.Event] = None) -> float:
+    def solver_seconds(self, seconds: float, stop: Optional[threading.Event] = None,
+                       cells: int = 0) -> float:
         """Wait, in a just-started engine, up to a share of ``seconds`` for the solver's
         compiled kernels (H-search, fill-in: ~15x and ~5x their Python speed, and the
-        dominated cells pruned only once the fill-in has loaded); the seconds left."""
+        dominated cells pruned only once the fill-in has loaded); the seconds left.  On
+        boards of at most SMALL_BOARD_CELLS ``cells`` the Python code solves at once, as
+        ``genmove`` does there: its nodes are cheap and most solves take a few of them."""
         end = time.monotonic() + seconds
         kernels.prefer("hsearch", "fillin")
+        if 0 < cells <= SMALL_BOARD_CELLS:
+            return seconds
         for kernel in ("hsearch", "fillin"):
             kernels.wait(LOAD_WAIT_SHARE * (end - time.monotonic()), kernel, stop)
         return max(0.0, end - time.monotonic())
@@ -95,10 +101,13 @@ class Player:
 
     def prepare(self, geo: Geometry) -> None:
         """Build the tables a board size needs (the circuit's: 0.2 s at 52x52, more while
-        the kernels load beside it; a swap game's opening values: up to 0.5 s to 13x13,
-        ~3 s at 52x52) when the size is set, so that no genmove's clock pays for them."""
+        the kernels load beside it; the H-search's templates: 0.1-0.5 s up to 24x24; a swap
+        game's opening values: up to 0.5 s to 13x13, ~3 s at 52x52) when the size is set,
+        so that no genmove's or solve's clock pays for them."""
         if EVALUATIONS[self.settings.evaluation].circuit:
             resistance.prepare(geo)
+        if self.settings.knowledge:
+            hsearch.prepare(geo)
         if self.settings.allow_swap:
             opening.prepare(geo)
 

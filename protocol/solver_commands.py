@@ -21,7 +21,8 @@ def _dfpn_solve_state(engine: Engine, args: list[str]) -> str:
     colour = engine.open_position(args[0])
     board = engine.board
     settings = engine.player.settings
-    seconds = engine.player.solver_seconds(settings.solver_time, engine._interrupt)
+    seconds = engine.player.solver_seconds(settings.solver_time, engine._interrupt,
+                                           board.geo.size)
     result = parallel.solve(engine.player.solver(), board.geo, list(board.stones), colour,
                             seconds, engine._interrupt,
                             _solver_progress(engine, "dfpn-solve-state"), settings.threads)
@@ -41,7 +42,8 @@ def _dfpn_find_winning(engine: Engine, args: list[str]) -> str:
     solver = engine.player.solver()
     seconds = engine.player.settings.solver_time
     moves, nodes = solver.find_winning(board.geo, list(board.stones), colour,
-                                       engine.player.solver_seconds(seconds, engine._interrupt),
+                                       engine.player.solver_seconds(seconds, engine._interrupt,
+                                                                    board.geo.size),
                                        engine._interrupt,
                                        _solver_progress(engine, "dfpn-solver-find-winning"))
     if moves is None:

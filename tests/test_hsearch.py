@@ -140,3 +140,24 @@ def test_big_boards_keep_the_python_closure():
     assert geo.max_index > hsearch.MAX_CELLS and not hsearch.usable(geo)
     assert not isinstance(vc.build(geo, [0, 0], 0, dataclasses.replace(
         vc.DEFAULT_LIMITS, work=200)), hsearch.CompiledConnections)
+
+
+def test_setting_the_board_size_builds_the_template_tables():
+    """``Player.prepare`` (run by ``boardsize``) builds the H-search's template tables, so
+    the first build on that board (a genmove's or a solve's) finds them made; a player
+    without knowledge leaves them alone, and boards past the kernel's reach are skipped."""
+    from hexengine.player import Player
+    from hexengine.settings import Settings
+    geo = geometry(7, 5)
+    Player(Settings(knowledge=False)).prepare(geo)
+    before = hsearch.stone_tables.cache_info()
+    Player().prepare(geo)
+    after = hsearch.stone_tables.cache_info()
+    assert after.misses == before.misses + 2  # built here, one table per colour
+    hsearch.stone_tables(geo, 0)
+    hsearch.stone_tables(geo, 1)
+    assert hsearch.stone_tables.cache_info().hits == after.hits + 2  # and found made
+    big = geometry(30, 30)
+    assert big.max_index > hsearch.MAX_CELLS
+    Player().prepare(big)
+    assert hsearch.stone_tables.cache_info().misses == after.misses
