@@ -269,6 +269,7 @@ def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, ra
                           f"{sibling_accuracy(net, groups, families):.3f}"
                           if sibling_weight else ""))
             running = 0.0
+    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
     torch.save(net.state_dict(), os.path.splitext(out)[0] + ".pt")
     arrays = net.export()
     if not (policy_weight or trained_head):  # an untrained head must not pass for one

@@ -144,3 +144,26 @@ def test_winning_moves_agree_with_exhaustive_play(tmp_path):
             assert (abs(int(marks[i])) == 2) == (bool(own) or opp == 2)
             decided += abs(int(marks[i])) == 2
     assert families >= 5 and decided >= 5
+
+
+SIBLINGS = os.path.join(os.path.dirname(SCRIPT), "sibling_accuracy.py")
+
+
+def test_sibling_accuracy_scores_the_held_out_positions_with_open_pairs(tmp_path):
+    """scripts/sibling_accuracy.py: one row per board size, counting exactly the held-out
+    positions with an open winning and an open losing move, each share a percentage."""
+    assert run("--games", "6", "--jobs", "1", "--sizes", "5", "--winning-seconds", "5",
+               "--seed", "2", "--out", str(tmp_path)).returncode == 0
+    with np.load(tmp_path / "part-2-0.npz") as data:
+        wins, game = data["wins"], data["game"]
+    expected = int((((wins == 1).any(1)) & ((wins == -1).any(1)) & (game % 2 == 0)).sum())
+    assert expected >= 1
+    proc = subprocess.run([sys.executable, SIBLINGS, str(tmp_path), "--holdout", "2",
+                           "--evaluations", "vc-graph,resistance"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split("|")[1:-1] for line in proc.stdout.splitlines()
+            if line.startswith("| 5×5")]
+    assert len(rows) == 1 and int(rows[0][1]) == expected
+    for cell in rows[0][2:]:
+        assert 0.0 <= float(cell.strip().rstrip("%")) <= 100.0
