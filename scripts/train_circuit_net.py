@@ -37,7 +37,7 @@ try:
 except ImportError:  # pragma: no cover - the [train] extra
     sys.exit("training needs torch: pip install -e '.[train]'")
 
-from train_value import Net, optimise  # noqa: E402  (scripts/ is on the path when run as a script)
+from train_value import Net, optimise, training_options  # noqa: E402  (scripts/ is on the path when run as a script)
 
 
 class CircuitNet(Net):
@@ -170,10 +170,7 @@ def logistic(features: torch.Tensor, y: torch.Tensor, steps: int = 200) -> torch
 @click.argument("features", nargs=-1, required=True)
 @click.option("--out", required=True, help="Where the numpy weights go (.npz).")
 @click.option("--init", required=True, help="Numpy weights of a value network to start from.")
-@click.option("--epochs", type=float, default=3.0, show_default=True)
-@click.option("--batch", type=int, default=256, show_default=True)
-@click.option("--lr", type=float, default=1e-3, show_default=True)
-@click.option("--proved-weight", type=float, default=1.0, show_default=True)
+@training_options(epochs=3.0, lr=1e-3)
 @click.option("--rank-weight", type=float, default=1.0, show_default=True)
 @click.option("--value-weight", type=float, default=1.0, show_default=True,
               help="Weight of the cross-entropy on the label.")
@@ -183,9 +180,6 @@ def logistic(features: torch.Tensor, y: torch.Tensor, steps: int = 200) -> torch
                    "network then learns what the search adds to the circuit.")
 @click.option("--search-scale", type=float, default=0.35, show_default=True,
               help="Logit per unit of search score (a logistic fit of the outcomes).")
-@click.option("--holdout", type=int, default=20, show_default=True)
-@click.option("--threads", type=int, default=2, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
 def main(features, out, init, epochs, batch, lr, proved_weight, rank_weight, value_weight,
          search_weight, search_scale, holdout, threads, seed) -> None:
     """Train the circuit-correcting network on FEATURES files and export it for numpy."""

@@ -139,6 +139,28 @@ class Net(nn.Module):
             self.fc2.bias.copy_(torch.from_numpy(arrays["fc2.b"]))
 
 
+def training_options(epochs: float, lr: float):
+    """The options every training script takes (epochs, batch, learning rate, the solver's
+    label weight, the held-out games, threads, seed), with these defaults."""
+    options = [
+        click.option("--epochs", type=float, default=epochs, show_default=True),
+        click.option("--batch", type=int, default=256, show_default=True),
+        click.option("--lr", type=float, default=lr, show_default=True),
+        click.option("--proved-weight", type=float, default=1.0, show_default=True,
+                     help="Loss weight of the solver's labels against the game results' 1."),
+        click.option("--holdout", type=int, default=20, show_default=True,
+                     help="Hold out the games whose index is a multiple of this."),
+        click.option("--threads", type=int, default=2, show_default=True),
+        click.option("--seed", type=int, default=1, show_default=True),
+    ]
+
+    def apply(function):
+        for option in reversed(options):
+            function = option(function)
+        return function
+    return apply
+
+
 @click.command()
 @click.option("--data", multiple=True, required=True, help="Part files or folders of them.")
 @click.option("--out", required=True, help="Where the numpy weights go (.npz).")
@@ -146,11 +168,7 @@ class Net(nn.Module):
                                           "exported numpy ones (.npz).")
 @click.option("--channels", type=int, default=32, show_default=True)
 @click.option("--blocks", type=int, default=5, show_default=True)
-@click.option("--epochs", type=float, default=4.0, show_default=True)
-@click.option("--batch", type=int, default=256, show_default=True)
-@click.option("--lr", type=float, default=2e-3, show_default=True)
-@click.option("--proved-weight", type=float, default=1.0, show_default=True,
-              help="Loss weight of the solver's labels against the game results' 1.")
+@training_options(epochs=4.0, lr=2e-3)
 @click.option("--rank-weight", type=float, default=0.0, show_default=True,
               help="Weight of the ranking loss: the position after the move played (past "
                    "the games' random opening moves) against --rank-negatives random other "
@@ -163,9 +181,6 @@ class Net(nn.Module):
               help="Weight of the sibling loss: where the data holds a position's winning "
                    "moves, a winning child against a losing one, both left open by the "
                    "connections, by the logistic loss of their values' difference.")
-@click.option("--holdout", type=int, default=20, show_default=True)
-@click.option("--threads", type=int, default=2, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
 def main(data, out, init, channels, blocks, epochs, batch, lr, proved_weight, rank_weight,
          rank_negatives, policy_weight, sibling_weight, holdout, threads, seed) -> None:
     """Train and export the value network."""
