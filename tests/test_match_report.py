@@ -171,3 +171,23 @@ def test_a_judge_without_a_solver_is_refused_before_any_game(tmp_path):
     assert proc.returncode == 1
     assert "does not know dfpn-solve-state" in proc.stderr
     assert not os.path.exists(tmp_path / "out")
+
+
+def test_summary_gives_each_engines_time_per_move(tmp_path):
+    """summary.md names each engine's mean and longest time per move, from its genmoves
+    in results.jsonl (not the opening moves): an engine that takes 0.25 s a move shows it,
+    one that answers at once does not."""
+    slow = shlex.join([sys.executable, BROKEN, "--delay", "0.25"])
+    proc = run_match(tmp_path, "--engine", f"slow={slow}", "--engine", f"quick={FIRST}",
+                     "--size", "3", "--openings", "all", "--games", "4", "--time", "1")
+    assert proc.returncode == 0, proc.stderr
+    games = results(tmp_path)
+    line = next(l for l in (tmp_path / "summary.md").read_text().splitlines()
+                if l.startswith("Time per move: "))
+    for name in ("slow", "quick"):
+        times = [m["seconds"] for r in games for m in r.moves if m["by"] == name]
+        assert times and all(m["by"] in ("slow", "quick", "opening")
+                             for r in games for m in r.moves)
+        assert (f"{name} {sum(times) / len(times):.2f} s mean, {max(times):.2f} s longest "
+                f"({len(times)} moves)") in line
+        assert (min(times) >= 0.25) == (name == "slow")

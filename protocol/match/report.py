@@ -66,6 +66,9 @@ def match_summary(names: list[str], results: list[GameResult], title: str,
                  f"likelihood of superiority {100 * stats.los(wins, losses):.1f} %")
     black_wins = sum(1 for r in results if r.winner_colour == "black")
     lines.append(f"Black won {black_wins} of {len(results)} games.")
+    times = move_times(names, results)
+    if times:
+        lines.append(times)
     if sprt_state is not None and sprt_config is not None:
         _, _, llr, lower, upper, verdict = sprt_state
         elo0, elo1, alpha, beta = sprt_config
@@ -78,6 +81,19 @@ def match_summary(names: list[str], results: list[GameResult], title: str,
     if any(r.judged for r in results):
         lines += ["", judged_table(names, results), "", _proved_line(a, b, results)]
     return "\n".join(lines) + "\n"
+
+
+def move_times(names: list[str], results: list[GameResult]) -> str:
+    """Each engine's mean and longest time per move (its ``genmove`` answers, the opening
+    moves not counted): a result means little if one side thought far longer."""
+    parts = []
+    for me in names:
+        times = [m["seconds"] for r in results for m in r.moves
+                 if m.get("by") == me and "seconds" in m]
+        if times:
+            parts.append(f"{me} {sum(times) / len(times):.2f} s mean, {max(times):.2f} s "
+                         f"longest ({len(times)} moves)")
+    return ("Time per move: " + "; ".join(parts) + ".") if parts else ""
 
 
 def _reasons(results: list[GameResult]) -> str:
