@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from typing import Callable, Optional
+from typing import Callable, Optional, TypeVar
 
 from . import book, kernels, opening
 from .board import Board
@@ -20,6 +20,8 @@ from .settings import Settings
 from .solver import Solver, knowledge_by_name, solve_for_move
 from .solver.policy import SMALL_BOARD_CELLS
 
+T = TypeVar("T")
+QUICK_TRY = 0.3  # seconds of a small board's solve on the Python code while the kernels load
 LOAD_WAIT_SHARE = 0.6  # of a genmove's budget, at most, spent waiting for the compiled
 # kernels (~0.2-0.5 s to load from their disk cache): the rest at 5x the nodes is worth more
 
@@ -59,20 +61,26 @@ class Player:
             self._solver = Solver(knowledge_by_name())
         return self._solver
 
-    def solver_seconds(self, seconds: float, stop: Optional[threading.Event] = None,
-                       cells: int = 0) -> float:
-        """Wait, in a just-started engine, up to a share of ``seconds`` for the solver's
+    def solve_soon(self, attempt: Callable[[float], T], settled: Callable[[T], bool],
+                   seconds: float, stop: Optional[threading.Event] = None,
+                   cells: int = 0) -> T:
+        """``attempt(seconds)`` (a solve whose table is kept between calls) within
+        ``seconds``.  A just-started engine waits up to a share of them for the solver's
         compiled kernels (H-search, fill-in: ~15x and ~5x their Python speed, and the
-        dominated cells pruned only once the fill-in has loaded); the seconds left.  On
-        boards of at most SMALL_BOARD_CELLS ``cells`` the Python code solves at once, as
-        ``genmove`` does there: its nodes are cheap and most solves take a few of them."""
+        dominated cells pruned only once the fill-in has loaded); on boards of at most
+        SMALL_BOARD_CELLS ``cells`` it first tries QUICK_TRY seconds on the Python code,
+        which settles most of their positions in a few nodes, and waits only if that did
+        not (``settled`` says whether a result did)."""
         end = time.monotonic() + seconds
         kernels.prefer("hsearch", "fillin")
-        if 0 < cells <= SMALL_BOARD_CELLS:
-            return seconds
+        loaded = all(kernels.wait(0.0, k) for k in ("hsearch", "fillin"))
+        if not loaded and 0 < cells <= SMALL_BOARD_CELLS:
+            first = attempt(min(QUICK_TRY, seconds))
+            if settled(first) or (stop is not None and stop.is_set()):
+                return first
         for kernel in ("hsearch", "fillin"):
             kernels.wait(LOAD_WAIT_SHARE * (end - time.monotonic()), kernel, stop)
-        return max(0.0, end - time.monotonic())
+        return attempt(max(0.0, end - time.monotonic()))
 
     def reset(self) -> None:
         """Forget learned state (the search's tables, the solver's knowledge of interior

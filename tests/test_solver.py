@@ -528,3 +528,35 @@ def test_a_just_started_engine_solves_as_one_whose_kernels_have_loaded():
         assert counts[0] == counts[1]
     finally:
         client.close()
+
+
+@pytest.mark.parametrize("cells, settles, attempts", [
+    (36, True, ["quick"]),  # 6x6: the Python code settles it at once, no wait
+    (36, False, ["quick", "wait", "wait", "rest"]),  # not settled: the waits, the rest
+    (49, True, ["wait", "wait", "rest"]),  # 7x7: the waits (H-search, fill-in) first
+])
+def test_a_small_board_is_tried_on_the_python_code_before_waiting_for_the_kernels(
+        monkeypatch, cells, settles, attempts):
+    """``Player.solve_soon`` in an engine whose kernels are still loading: boards up to 6x6
+    get QUICK_TRY seconds of the Python code first and wait only if that settled nothing;
+    larger ones wait for the kernels first; one whose kernels have loaded never waits."""
+    from hexengine import kernels, player
+    seen = []
+
+    def wait(timeout, kernel="", stop=None):
+        if timeout > 0:
+            seen.append("wait")
+        return False  # (still loading)
+
+    monkeypatch.setattr(kernels, "wait", wait)
+
+    def attempt(seconds):
+        seen.append("quick" if seconds <= player.QUICK_TRY else "rest")
+        return settles if seen[-1] == "quick" else True
+
+    assert player.Player().solve_soon(attempt, bool, 10.0, None, cells)
+    assert seen == attempts
+    seen.clear()
+    monkeypatch.setattr(kernels, "wait", lambda timeout, kernel="", stop=None: True)
+    player.Player().solve_soon(attempt, bool, 10.0, None, cells)
+    assert seen == ["rest"]  # loaded: one attempt with the whole budget
