@@ -886,7 +886,7 @@ def usable(geo: Geometry) -> bool:
 
 
 def prepare(geo: Geometry) -> None:
-    """Build the kernel's tables for this board (0.1-0.5 s up to 26x26), as the first build
+    """Build the kernel's tables for this board (0.1-0.5 s up to 24x24), as the first build
     would: for the board size's command to pay, not the first search or solve."""
     if geo.max_index <= MAX_CELLS:
         tables(geo)
