@@ -31,6 +31,7 @@ from hexengine.evaluation.planes import stones_of  # noqa: E402
 from hexengine.geometry import Geometry, geometry  # noqa: E402
 from hexengine.learning import selfplay  # noqa: E402
 
+
 def open_children(geo: Geometry, stones: list[int], mover: int, wins: np.ndarray,
                   names: list[str], nets: dict) -> tuple[dict[str, list[float]], np.ndarray]:
     """Each evaluation's score for ``mover`` of each child the connections leave open, and

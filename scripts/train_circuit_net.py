@@ -37,7 +37,8 @@ try:
 except ImportError:  # pragma: no cover - the [train] extra
     sys.exit("training needs torch: pip install -e '.[train]'")
 
-from train_value import Net, optimise, training_options  # noqa: E402  (scripts/ is on the path when run as a script)
+# (scripts/ is on the path when run as a script)
+from train_value import Net, optimise, training_options  # noqa: E402
 
 
 class CircuitNet(Net):
