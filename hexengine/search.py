@@ -70,7 +70,7 @@ class Searcher:
                  refresh_depth: int = 1, node_connections: bool = True,
                  root_width: int = 0, quiescence: bool = False,
                  root_links: bool = False, ply_widths: tuple[int, ...] = (),
-                 tempo: float = 0.0, wide_plies: int = 0) -> None:
+                 tempo: float = 0.0, wide_plies: int = 0, reduce_after: int = 0) -> None:
         if ordering not in ORDERINGS:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         spec = get_evaluation(evaluation)
@@ -87,6 +87,9 @@ class Searcher:
         # root's build is the wide one), and so do the threats they pass down: Wolve's
         # knowledge where a move's answers are chosen
         self.wide_plies = wide_plies
+        # late move reductions: below the root, the moves after the first ``reduce_after``
+        # (0: none) are tried one ply shallower, and again at full depth if they beat alpha
+        self.reduce_after = reduce_after
         self.wide_cache: dict[int, tuple[float, int, int, int]] = {}
         # nodes' circuits also carry the root's (wide) full connections whose carriers hold
         self.root_links = root_links
@@ -541,7 +544,8 @@ class Searcher:
         other = 1 - colour
         first = True
         refresh = ply < self._refresh_plies
-        for move in moves:
+        reduce_after = self.reduce_after if child >= 2 else 0
+        for i, move in enumerate(moves):
             bit = 1 << move
             stones[colour] |= bit
             self.hash ^= zob[move]
@@ -551,9 +555,16 @@ class Searcher:
                     score = -self._negamax(child, -beta, -alpha, other, ply + 1, move)
                     first = False
                 else:
-                    score = -self._negamax(child, -alpha - 1, -alpha, other, ply + 1, move)
-                    if alpha < score < beta:
-                        score = -self._negamax(child, -beta, -alpha, other, ply + 1, move)
+                    score = alpha + 1
+                    if reduce_after and i >= reduce_after:
+                        score = -self._negamax(child - 1, -alpha - 1, -alpha, other, ply + 1,
+                                               move)
+                    if score > alpha:
+                        score = -self._negamax(child, -alpha - 1, -alpha, other, ply + 1,
+                                               move)
+                        if alpha < score < beta:
+                            score = -self._negamax(child, -beta, -alpha, other, ply + 1,
+                                                   move)
             finally:
                 stones[colour] ^= bit
                 self.hash ^= zob[move]

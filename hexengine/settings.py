@@ -184,6 +184,9 @@ class Settings:
                           "circuit.", "circuit", low=0.0, high=1000.0)
     tempo: float = setting(0.5, "Added to a leaf's static value for the side to move.",
                            low=0.0, high=CLAMP)
+    reduce_after: int = setting(0, "Late move reductions: below the root, the moves after "
+                                "the first N are tried one ply shallower first (0 = none).",
+                                low=0)
     wide_plies: int = setting(0, "Nodes this many plies below the root build the wide "
                               "H-search, as the root does (boards up to 10x10).", low=0)
     allow_swap: bool = setting(False, "Allow the swap rule (as param_game allow_swap 1).",
