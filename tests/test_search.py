@@ -170,17 +170,24 @@ def test_node_knowledge_keeps_the_winner(solver, root_links):
         result = searcher.search(board, colour, None, 25)
         if root_links and not searcher.root_info.decided:
             assert searcher.node_links is not None
-        if result.depth == 0:  # one root move left by the root's knowledge: not searched
-            continue
-        assert result.proved
-        truth = solver.solve(board.geo, list(board.stones), colour, 30)
-        assert truth.winner == (colour if result.score > 0 else 1 - colour)
-        if truth.winner == colour:
-            after = list(board.stones)
-            after[colour] |= 1 << result.move
-            assert solver.solve(board.geo, after, 1 - colour, 30).winner == colour
-        checked += 1
+        checked += _agrees_with_the_solver(solver, board, result)
     assert checked >= 30
+
+
+def _agrees_with_the_solver(solver, board, result) -> bool:
+    """A search run to the end (``result``) names the solver's winner, and its move in a
+    won position wins; False when the root's knowledge left one move (not searched)."""
+    if result.depth == 0:
+        return False
+    colour = board.to_move
+    assert result.proved
+    truth = solver.solve(board.geo, list(board.stones), colour, 30)
+    assert truth.winner == (colour if result.score > 0 else 1 - colour)
+    if truth.winner == colour:
+        after = list(board.stones)
+        after[colour] |= 1 << result.move
+        assert solver.solve(board.geo, after, 1 - colour, 30).winner == colour
+    return True
 
 
 def test_ply_widths_cut_each_ply_to_its_own_width():
@@ -310,16 +317,7 @@ def test_late_move_reductions_keep_the_winner(solver):
         colour = board.to_move
         result = Searcher("vc-graph", knowledge=True, width=0, tempo=0.5,
                           reduce_after=1).search(board, colour, None, 25)
-        if result.depth == 0:  # one root move left by the root's knowledge: not searched
-            continue
-        assert result.proved
-        truth = solver.solve(board.geo, list(board.stones), colour, 30)
-        assert truth.winner == (colour if result.score > 0 else 1 - colour)
-        if truth.winner == colour:
-            after = list(board.stones)
-            after[colour] |= 1 << result.move
-            assert solver.solve(board.geo, after, 1 - colour, 30).winner == colour
-        checked += 1
+        checked += _agrees_with_the_solver(solver, board, result)
     assert checked >= 15
 
 
