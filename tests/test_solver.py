@@ -147,6 +147,42 @@ def test_5x5_black_wins_with_exactly_13_openings():
     assert black == "e1 b2 c2 d2 e2 b3 c3 d3 a4 b4 c4 d4 a5".split()
 
 
+@pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
+def test_own_semi_connections_as_wins_at_sight_keep_results_and_proofs():
+    """``VCKnowledge(own_semis=True)``: a mover holding an edge-to-edge semi connection wins
+    at its key.  Winners and proof sets against exhaustive search on random 4x4 positions,
+    and the 13 black 5x5 openings; some positions are decided that way."""
+    from hexengine.solver import VCKnowledge
+    rng = random.Random(11)
+    geo = geometry(4, 4)
+    wins = exhaustive(geo)
+    at_sight = 0
+    for _ in range(40):
+        board = random_position(4, rng, rng.randint(2, 7))
+        colour = rng.randint(0, 1)
+        known = VCKnowledge(own_semis=True)
+        status, proof, best, _, _ = known.expand(geo, list(board.stones), colour)
+        result = Solver(known).solve(geo, list(board.stones), colour)
+        assert result.solved
+        assert (result.winner == colour) == wins(board.stones[0], board.stones[1], colour)
+        if status == 1 and best >= 0 and board.empty >> best & 1:
+            at_sight += 1
+            child = list(board.stones)
+            child[colour] |= 1 << best  # the key wins
+            assert connected(geo, child, colour) or not wins(child[0], child[1], 1 - colour)
+            for c in geo.iter_bits(board.empty & ~proof & ~(1 << best)):
+                other = list(child)
+                other[1 - colour] |= 1 << c  # an opponent stone outside the proof
+                assert connected(geo, other, colour) or \
+                    not wins(other[0], other[1], 1 - colour)
+    assert at_sight >= 3
+    geo5 = geometry(5, 5)
+    solver = Solver(VCKnowledge(own_semis=True))
+    black = [geo5.name(c) for c in geo5.cells
+             if solver.solve(geo5, [1 << c, 0], WHITE, seconds=60).winner == BLACK]
+    assert black == "e1 b2 c2 d2 e2 b3 c3 d3 a4 b4 c4 d4 a5".split()
+
+
 @pytest.mark.parametrize("cell,black_wins", [("c3", True), ("a1", False), ("e1", True),
                                              ("a2", False)])
 def test_5x5_openings_subset_with_simple_knowledge_pv_replays_to_a_win(cell, black_wins):

@@ -200,11 +200,10 @@ class VCKnowledge(SimpleKnowledge):
             if carrier is not None:  # a full connection: every move wins, take one inside
                 m = (carrier & fempty) or fempty
                 return WIN, (carrier & empty) | sup[colour], (m & -m).bit_length() - 1, None, 0
-            key_lists = mine.semi_keys.get(mine._key(self.vc.EDGE_START, self.vc.EDGE_GOAL))
-            semis = mine.edge_semis()
-            if semis:
-                i = min(range(len(semis)), key=lambda j: semis[j].bit_count())
-                return WIN, (semis[i] & empty) | sup[colour], key_lists[i], None, 0
+            keyed = mine.edge_semis_keyed()
+            if keyed:
+                key, semi = min(keyed, key=lambda ks: ks[1].bit_count())
+                return WIN, (semi & empty) | sup[colour], key.bit_length() - 1, None, 0
         # the mustplay, justified by as few semi carriers as give the same intersection
         semis = sorted(theirs.edge_semis(), key=int.bit_count)
         must = fempty
