@@ -33,7 +33,7 @@ import click
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from solver_race import Position, _parse_position, read_positions  # noqa: E402
+from solver_race import Position, parse_position, read_positions  # noqa: E402
 
 from hexengine import kernels  # noqa: E402
 from hexengine.board import BLACK, WHITE  # noqa: E402
@@ -172,7 +172,7 @@ def main(files: tuple[str, ...], inline: tuple[str, ...], engine_specs: tuple[st
     positions = [p for f in files for p in read_positions(f)]
     for i, text in enumerate(inline, 1):
         try:
-            positions.append(_parse_position("--position", i, text))
+            positions.append(parse_position("--position", i, text))
         except ValueError as exc:
             raise click.BadParameter(f"{text!r}: {exc}", param_hint="--position") from None
     if not positions:

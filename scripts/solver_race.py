@@ -99,13 +99,15 @@ def read_positions(path: str) -> list[Position]:
             if not text:
                 continue
             try:
-                positions.append(_parse_position(path, number, text))
+                positions.append(parse_position(path, number, text))
             except ValueError as exc:
                 raise click.BadParameter(f"{path}:{number}: {exc}") from None
     return positions
 
 
-def _parse_position(path: str, number: int, text: str) -> Position:
+def parse_position(path: str, number: int, text: str) -> Position:
+    """One position line, ``SIZE MOVES... TO-MOVE [= WINNER]``; ValueError says what is
+    wrong (``path`` and ``number`` only label the result)."""
     head, _, tail = text.partition("=")
     words = head.split()
     if len(words) < 2:
