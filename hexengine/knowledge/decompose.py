@@ -18,6 +18,7 @@ needs only the carrier empty, which fill-in's proof support already records.
 from __future__ import annotations
 
 import functools
+import time
 from typing import Optional
 
 from ..geometry import Geometry
@@ -178,6 +179,9 @@ def fill_decompositions(geo: Geometry, stones: list[int], colours: tuple[int, ..
             built = vc.build(geo, stones, c, limits, deadline)
             if built.edge_full() is not None:
                 return stones, {c: built}, record()
+            if deadline is not None and time.monotonic() > deadline:
+                conns[c] = built  # out of time: no decomposition searched (sound: less fill)
+                continue
             carrier = decomposition(geo, stones, c, built)
             if carrier:
                 captured[c] |= carrier
