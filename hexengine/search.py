@@ -24,6 +24,7 @@ WIN = 100_000
 WIN_THRESHOLD = WIN - 10_000
 EXACT, LOWER, UPPER = 0, 1, 2
 ANALYSIS_SHARE = 0.25  # of the time budget, at most, for the root's fill-in and H-searches
+LEAF_SHARE = 0.05  # of the budget, at most, kept free for the slowest recent leaf
 REFRESH_SHARE = 0.3  # rebuild connections below the root when one per root move fits this
 MIN_ITERATION_SHARE = 0.05  # of the budget: less left than this, no new iteration starts
 ORDERINGS = ("auto", "current", "connected", "graph", "path", "policy")
@@ -268,6 +269,10 @@ class Searcher:
         self.deadline = deadline
         self.stop = stop
         self.leaf_seconds = 0.0  # the slowest recent leaf: no node starts that cannot end
+        # (at most LEAF_SHARE of the budget: one slow leaf, a kernel still loading, must not
+        # end the search early)
+        budget = 0.0 if deadline is None else max(deadline - time.monotonic(), 0.0)
+        self.leaf_cap = LEAF_SHARE * budget
         self.nodes = 0
         self.killers: list[list[int]] = [[-1, -1] for _ in range(board.geo.size + 2)]
         self.history = [0] * board.geo.max_index
@@ -621,7 +626,8 @@ class Searcher:
             else:
                 value = self.evaluate(geo, stones, colour)
             # (a leaf costs ~1 ms on 9x9 and ~40 ms on 52x52, more on a loaded machine)
-            self.leaf_seconds = max(time.monotonic() - began, 0.75 * self.leaf_seconds)
+            self.leaf_seconds = min(self.leaf_cap,
+                                    max(time.monotonic() - began, 0.75 * self.leaf_seconds))
             cache[key] = value if abs(value) < WIN_THRESHOLD else (
                 value + ply if value > 0 else value - ply)
         elif abs(value) >= WIN_THRESHOLD:  # cached without its ply
