@@ -23,9 +23,10 @@ position is replaced by the positions our own solver expands while it solves tha
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 import click
@@ -43,12 +44,12 @@ from protocol.match.cli import engines_of  # noqa: E402
 from protocol.match.controller import EngineError, EngineProcess, start_engine  # noqa: E402
 from protocol.match.referee import COLOUR_NAMES, COLOUR_WORDS, new_board  # noqa: E402
 
+
 @dataclass
 class Tally:
     """One engine's figures over all positions."""
     filled: int = 0  # cells filled
     fills_more: int = 0  # positions where it fills more cells than the other
-    shown: list = field(default_factory=list)  # (position, marks) drawn by --show
 
 
 class _Recording(VCKnowledge):
@@ -75,11 +76,8 @@ def expanded_positions(pos: Position, seconds: float) -> list[Position]:
     for black, white, colour in knowledge.seen:
         moves = [(BLACK, geo.name(c)) for c in geo.iter_bits(black)]
         moves += [(WHITE, geo.name(c)) for c in geo.iter_bits(white)]
-        text = " ".join([f"{pos.width}x{pos.height}"]
-                        + [f"{COLOUR_WORDS[c]}:{m}" for c, m in moves]
-                        + [COLOUR_NAMES[colour]])
-        out.append(Position(pos.file, pos.line, pos.width, pos.height, moves, colour, None,
-                            text))
+        found = Position(pos.file, pos.line, pos.width, pos.height, moves, colour, None, "")
+        out.append(dataclasses.replace(found, text=found.label))
     return out
 
 
@@ -123,10 +121,12 @@ def board_text(pos: Position, marks: dict[str, str]) -> str:
 
 
 def compare(positions: list[Position], askers: list[Asker], show: int
-            ) -> tuple[int, dict[str, Tally]]:
+            ) -> tuple[int, dict[str, Tally], list[tuple[Position, dict[str, str]]]]:
     """Ask both engines for the fill-in of every position (each distinct position once):
-    how many there were, and each engine's tally."""
+    how many there were, each engine's tally, and up to ``show`` positions where the two
+    differ with their cells marked."""
     tallies = {a.name: Tally() for a in askers}
+    shown: list[tuple[Position, dict[str, str]]] = []
     seen = set()
     for pos in positions:
         key = (pos.width, pos.height, tuple(sorted(pos.moves)), pos.to_move)
@@ -138,14 +138,14 @@ def compare(positions: list[Position], askers: list[Asker], show: int
         for name, mine, theirs in ((na, ka, kb), (nb, kb, ka)):
             tallies[name].filled += len(mine)
             tallies[name].fills_more += len(mine) > len(theirs)
-        if ka != kb and len(tallies[na].shown) < show:
+        if ka != kb and len(shown) < show:
             marks = {}
             for cell in set(ka) | set(kb):
                 a, b = ka.get(cell), kb.get(cell)
                 marks[cell] = ("=" if a == b else "1" if b is None else "2" if a is None
                                else "x")
-            tallies[na].shown.append((pos, marks))
-    return len(seen), tallies
+            shown.append((pos, marks))
+    return len(seen), tallies, shown
 
 
 @click.command()
@@ -184,7 +184,7 @@ def main(files: tuple[str, ...], inline: tuple[str, ...], engine_specs: tuple[st
     try:
         for name, command in engines.items():
             askers.append(Asker(name, command, init.get(name, []), timeout))
-        count, tallies = compare(positions, askers, show)
+        count, tallies, shown = compare(positions, askers, show)
     except EngineError as exc:
         raise click.ClickException(str(exc)) from None
     finally:
@@ -197,7 +197,7 @@ def main(files: tuple[str, ...], inline: tuple[str, ...], engine_specs: tuple[st
     for name in names:
         t = tallies[name]
         click.echo(f"| {name} | {t.filled:,} | {t.fills_more:,} |")
-    for pos, marks in tallies[names[0]].shown:
+    for pos, marks in shown:
         click.echo(f"\n{pos.text}  (= both fill, 1 only {names[0]}, 2 only {names[1]}, "
                    f"x different colours)")
         click.echo(board_text(pos, marks))

@@ -42,17 +42,17 @@ def rows(proc: subprocess.CompletedProcess) -> dict[str, list[int]]:
     return out
 
 
-def in_process() -> tuple[int, int]:
+def in_process(tmp_path) -> tuple[int, int]:
     """Cells our root analysis fills in the file's positions, and positions with any."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from solver_race import read_positions
     geo = geometry(5, 5)
     total = positions = 0
-    for line in POSITIONS.splitlines()[1:]:
-        words = line.split()
+    for pos in read_positions(str(tmp_path / "five.txt")):
         stones = [0, 0]
-        for i, word in enumerate(words[1:-1]):
-            colour, _, cell = word.rpartition(":")
-            stones[{"b": 0, "w": 1, "": i % 2}[colour]] |= 1 << geo.parse(cell)
-        report = views.inferior(geo, stones, 0 if words[-1] == "black" else 1)
+        for colour, cell in pos.moves:
+            stones[colour] |= 1 << geo.parse(cell)
+        report = views.inferior(geo, stones, pos.to_move)
         n = sum((report.dead_as[c] | report.captured[c]).bit_count() for c in (0, 1))
         total += n
         positions += n > 0
@@ -63,7 +63,7 @@ def test_our_engine_against_itself_counts_what_it_computes(tmp_path):
     proc = run(tmp_path, shlex.join(engine_command() + ["--quiet"]))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.splitlines()[0] == "4 positions"
-    total, _ = in_process()
+    total, _ = in_process(tmp_path)
     assert total > 0
     assert rows(proc) == {"ours": [total, 0], "other": [total, 0]}
 
@@ -71,7 +71,7 @@ def test_our_engine_against_itself_counts_what_it_computes(tmp_path):
 def test_an_engine_that_fills_nothing_is_shown_filling_less(tmp_path):
     proc = run(tmp_path, shlex.join([sys.executable, BLIND]), "--show", "1")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    total, positions = in_process()
+    total, positions = in_process(tmp_path)
     assert rows(proc) == {"ours": [total, positions], "other": [0, 0]}
     drawn = proc.stdout.split("(= both fill, 1 only ours, 2 only other", 1)[1]
     board = drawn.split("\n")[1:6]
