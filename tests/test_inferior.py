@@ -272,6 +272,73 @@ def test_dead_cell_takes_the_surrounding_colour():
     assert names(geo, inf.dead_as[WHITE]) == {"d4"} and inf.dead_as[BLACK] == 0
 
 
+# --- edge-row cells: no proof of our own, so checked where the pattern is ----------------
+def pattern_positions(geo, rng, count, lo, hi):
+    """``count`` undecided positions, each holding one of the board's edge-row patterns
+    (its stones placed, its cell and empty cells empty) and lo..hi random stones
+    elsewhere; yields (stones, pattern)."""
+    patterns = inferior.edge_patterns(geo.width, geo.height)
+    made = 0
+    while made < count:
+        pat = rng.choice(patterns)
+        taken = pat.cell | pat.stones | pat.empty
+        stones = [0, 0]
+        stones[pat.colour] = pat.stones
+        free = [c for c in geo.cells if not taken >> c & 1]
+        for c in rng.sample(free, rng.randint(lo, min(hi, len(free)))):
+            stones[rng.randint(0, 1)] |= 1 << c
+        judge = Solver(geo)
+        if judge.connected(stones[0], BLACK) or judge.connected(stones[1], WHITE):
+            continue
+        made += 1
+        yield stones, pat
+
+
+@pytest.mark.parametrize("size,count,lo,hi", [(4, 700, 0, 9), (5, 60, 9, 14)])
+def test_edge_row_cells_never_change_the_winner(size, count, lo, hi):
+    """The edge-row cell filled alone, with the pattern placed and the rest random: the
+    winner is the same whoever moves (the exhaustive judge)."""
+    geo = geometry(size, size)
+    rng = random.Random(size * 31 + 5)
+    judge = Solver(geo)
+    for stones, pat in pattern_positions(geo, rng, count, lo, hi):
+        after = list(stones)
+        after[pat.colour] |= pat.cell
+        for to_move in (BLACK, WHITE):
+            assert judge.winner(stones, to_move) == judge.winner(after, to_move), (
+                f"filling {geo.name(pat.cell.bit_length() - 1)} for {'bw'[pat.colour]} "
+                f"changed the winner with {'bw'[to_move]} to move:\n{show(geo, stones)}")
+
+
+def test_edge_row_cells_hand_made():
+    # a white stone on b5 captures a5 and a6 (its bridge to the edge); then a4, beside
+    # a5 on white's edge, is filled white (s = b5); Benzene fills the same three cells
+    geo, stones = position(6, "f3", "b5")
+    filled, inf = fill_in(geo, stones)
+    assert names(geo, inf.edge[WHITE]) == {"a4"} and not inf.edge[BLACK]
+    assert {"a4", "a5", "a6"} <= names(geo, filled[WHITE])
+    # the same on black's edge, both sides of a bridge to the edge: e2 captures e1 and f1,
+    # then d1 (beside e1, s = e2) is filled; g1 would need s on g2... f2 here, not black
+    geo, stones = position(9, "e2", "")
+    _, inf = fill_in(geo, stones)
+    assert names(geo, inf.edge[BLACK]) == {"d1", "g1"}
+    # a stone in the acute corner fills the edge cell beside it, each colour on its edge
+    geo, stones = position(5, "a1", "e5")
+    _, inf = fill_in(geo, stones)
+    assert names(geo, inf.edge[BLACK]) == {"b1"} and names(geo, inf.edge[WHITE]) == {"e4"}
+    # without s the cell stays empty; so does it when one of m, k, l is taken (c1 beside
+    # d1 with s on d2, but k on b2 is white's)
+    geo, stones = position(6, "d1", "")
+    assert fill_in(geo, stones)[1].edge == (0, 0)
+    geo, stones = position(6, "d1 d2", "b2")
+    assert fill_in(geo, stones)[1].edge[BLACK] == 0
+    geo, stones = position(6, "d1 d2", "")
+    assert names(geo, fill_in(geo, stones)[1].edge[BLACK]) == {"c1"}
+    # only the captors' edge-row cells are filled
+    geo, stones = position(6, "f3", "b5")
+    assert fill_in(geo, stones, (BLACK,))[1].edge == (0, 0)
+
+
 def test_empty_board_has_nothing_inferior():
     for size in (1, 2, 3, 7, 11):
         geo = geometry(size, size)
@@ -432,13 +499,14 @@ def test_htp_inferior_on_an_empty_board_and_in_the_analyze_menu(engine):
     engine.ok("boardsize 9")
     # nothing to fill; the acute corners are vulnerable (the neighbour on the opponent's
     # edge kills them), and the cells on a colour's own edge are dominated: a stone one
-    # line in captures the two edge cells of its bridge to the edge
+    # line in captures the two edge cells of its bridge to the edge, and then fills the
+    # edge cell on either side of them as an edge-row cell
     black = inferior_pairs(engine.ok("hexengine-inferior b"))
     white = inferior_pairs(engine.ok("hexengine-inferior w"))
     assert black["a1"] == "iv[a2]" and black["i9"] == "iv[i8]"
     assert white["a1"] == "iv[b1]" and white["i9"] == "iv[h9]"
-    assert black["e1"] == "id[d2-e2]" and black["e9"] == "id[e8-f8]"
-    assert white["a5"] == "id[b4-b5]" and white["i5"] == "id[h5-h6]"
+    assert black["e1"] == "id[c2-d2-e2-f2]" and black["e9"] == "id[d8-e8-f8-g8]"
+    assert white["a5"] == "id[b3-b4-b5-b6]" and white["i5"] == "id[h4-h5-h6-h7]"
     assert not any(code.startswith("f") for code in {**black, **white}.values())
     for cell in black:  # only near black's edges, only near white's for white
         assert cell[1:] in ("1", "2", "8", "9"), cell

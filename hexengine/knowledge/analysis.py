@@ -106,18 +106,20 @@ def _merged(first: inferior.Inferior, then: inferior.Inferior) -> inferior.Infer
                              (first.captured[0] | then.captured[0],
                               first.captured[1] | then.captured[1]),
                              (first.dead_as[0] | then.dead_as[0],
-                              first.dead_as[1] | then.dead_as[1]))
+                              first.dead_as[1] | then.dead_as[1]),
+                             (first.edge[0] | then.edge[0], first.edge[1] | then.edge[1]))
 
 
 def analyse_root(geo: Geometry, stones: list[int], colour: int,
                  deadline: Optional[float] = None) -> RootKnowledge:
     """Fill-in, both colours' connections and the root moves for ``colour`` to move.  The
-    H-searches stop at ``deadline`` with what they have (all of it sound)."""
-    filled_stones, filled = inferior.fill_in(geo, stones)
+    H-searches stop at ``deadline`` with what they have (all of it sound).  Play reads
+    the fill-in without edge-row cells (``inferior.PLAY_EDGE_ROWS``)."""
+    filled_stones, filled = inferior.fill_in(geo, stones, edge=inferior.PLAY_EDGE_ROWS)
     started = time.monotonic()
     limits = vc.WIDE_LIMITS if wide_root(geo) else None
     filled_stones, built, more = decompose.fill_decompositions(
-        geo, filled_stones, (0, 1), limits, deadline=deadline)
+        geo, filled_stones, (0, 1), limits, deadline=deadline, edge=inferior.PLAY_EDGE_ROWS)
     decomposed = bool(more.captured[0] | more.captured[1])
     if decomposed:
         filled = _merged(filled, more)
@@ -144,7 +146,8 @@ def analyse_root(geo: Geometry, stones: list[int], colour: int,
         theirs = [c for c in threats.full[1 - colour]] + [c for _, c in threats.semi[1 - colour]]
         moves = min(theirs, key=int.bit_count) & empty or empty
     else:
-        for cell in inferior.prunable_moves(geo, filled_stones, colour, must, deadline)[0]:
+        for cell in inferior.prunable_moves(geo, filled_stones, colour, must, deadline,
+                                            inferior.PLAY_EDGE_ROWS)[0]:
             pruned |= 1 << cell
         moves = must & ~pruned or must
     return RootKnowledge(filled_stones, filled, conns, threats, verdict, moves, pruned,

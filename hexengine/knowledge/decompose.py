@@ -157,10 +157,11 @@ def _bridges(geo: Geometry) -> tuple[tuple[tuple[int, int], ...], ...]:
 
 def fill_decompositions(geo: Geometry, stones: list[int], colours: tuple[int, ...],
                         limits: Optional[vc.Limits] = None, rounds: int = 8,
-                        deadline: Optional[float] = None
+                        deadline: Optional[float] = None, edge: bool = True
                         ) -> tuple[list[int], dict[int, vc.Connections], inferior.Inferior]:
     """``stones`` (already filled in) with the carrier of every decomposition of
-    ``colours`` filled, and fill-in after each one.
+    ``colours`` filled, and fill-in after each one (``edge``: with edge-row cells, as in
+    ``inferior.fill_in``).
 
     Returns the new stones; the connections of each colour in ``colours`` built on them
     (when a colour's edges are joined the work stops and only its connections are
@@ -168,10 +169,11 @@ def fill_decompositions(geo: Geometry, stones: list[int], colours: tuple[int, ..
     stones = list(stones)
     dead_as = [0, 0]
     captured = [0, 0]
+    edge_rows = [0, 0]
 
     def record() -> inferior.Inferior:
         return inferior.Inferior(dead_as[0] | dead_as[1], (captured[0], captured[1]),
-                                 (dead_as[0], dead_as[1]))
+                                 (dead_as[0], dead_as[1]), (edge_rows[0], edge_rows[1]))
 
     for _ in range(rounds):
         conns: dict[int, vc.Connections] = {}
@@ -186,10 +188,11 @@ def fill_decompositions(geo: Geometry, stones: list[int], colours: tuple[int, ..
             if carrier:
                 captured[c] |= carrier
                 stones[c] |= carrier
-                stones, more = inferior.fill_in(geo, stones)
+                stones, more = inferior.fill_in(geo, stones, edge=edge)
                 for k in (0, 1):
                     dead_as[k] |= more.dead_as[k]
                     captured[k] |= more.captured[k]
+                    edge_rows[k] |= more.edge[k]
                 break
             conns[c] = built
         else:

@@ -12,6 +12,8 @@ random positions):
 - a round without dead cells fills captured pairs: for each captor in turn, each of the
   directions 0–2, the anchor cells in cell order, a pair taken only if it is disjoint
   from the pairs taken before it in the round;
+- a round without dead cells or captured pairs fills edge-row cells: ``inferior``'s edge
+  patterns in their order, each read on the board as the ones before it left it;
 - it stops when a round fills nothing.
 
 The board is a byte per cell on a grid with one extra row and column on each side, which
@@ -49,10 +51,37 @@ def _rings(st, p, offs, colour_value):
     return m
 
 
-def _fill(st, cells, offs, dead, forced, captors, marks, pend, ring):
+def _edge(st, captors, edges, marks):
+    """One pass of the edge-row patterns (``edges`` rows: colour, cell, n, s or -1, m, k,
+    l as array positions); returns how many cells it filled."""
+    filled = 0
+    for i in range(edges.shape[0]):
+        colour = edges[i, 0]
+        wanted = False
+        for ci in range(captors.shape[0]):
+            if captors[ci] == colour:
+                wanted = True
+        if not wanted:
+            continue
+        own = colour + 1
+        p = edges[i, 1]
+        if st[p] != 0 or st[edges[i, 2]] != own:
+            continue
+        if edges[i, 3] >= 0 and st[edges[i, 3]] != own:
+            continue
+        if st[edges[i, 4]] != 0 or st[edges[i, 5]] != 0 or st[edges[i, 6]] != 0:
+            continue
+        st[p] = own
+        marks[p] = own + 4
+        filled += 1
+    return filled
+
+
+def _fill(st, cells, offs, dead, forced, captors, edges, marks, pend, ring):
     """Fill-in on ``st`` in place; ``marks[p]`` records what filled each cell (1 dead as
-    black, 2 dead as white, 3 captured by black, 4 captured by white).  ``pend`` is scratch
-    of at least 2 × len(cells) ints, ``ring`` of 2 × len(st)."""
+    black, 2 dead as white, 3 captured by black, 4 captured by white, 5 and 6 edge-row
+    cells for black and white).  ``pend`` is scratch of at least 2 × len(cells) ints,
+    ``ring`` of 2 × len(st)."""
     n = cells.shape[0]
     size = st.shape[0]
     while True:
@@ -107,7 +136,9 @@ def _fill(st, cells, offs, dead, forced, captors, marks, pend, ring):
                     pend[n + k + 1] = own + 1
                     k += 2
         if not k:
-            return
+            if _edge(st, captors, edges, marks) == 0:
+                return
+            continue
         for j in range(k):
             p = pend[j]
             st[p] = pend[n + j]
@@ -126,18 +157,18 @@ def _store(words, row, b):
     words[row, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
 
 
-def fill_kernel(base, cells, bits_of, offs, dead, forced, captors, words, out):
-    """Fill-in of the position in ``words`` (rows 0, 1: black, white); ``out`` rows 0–5
+def fill_kernel(base, cells, bits_of, offs, dead, forced, captors, edges, words, out):
+    """Fill-in of the position in ``words`` (rows 0, 1: black, white); ``out`` rows 0–7
     receive black and white after it, the dead cells filled black and white, the cells
-    captured by black and by white."""
+    captured by black and by white, the edge-row cells filled black and white."""
     st = base.copy()
     marks = np.zeros(st.shape[0], np.int8)
     pend = np.zeros(2 * cells.shape[0] + 2, np.int64)
     ring = np.zeros(2 * st.shape[0], np.int64)
     _load(st, cells, bits_of, words, 0, 1)
     _load(st, cells, bits_of, words, 1, 2)
-    _fill(st, cells, offs, dead, forced, captors, marks, pend, ring)
-    for r in range(6):
+    _fill(st, cells, offs, dead, forced, captors, edges, marks, pend, ring)
+    for r in range(8):
         for x in range(out.shape[1]):
             out[r, x] = 0
     for i in range(cells.shape[0]):
@@ -151,8 +182,8 @@ def fill_kernel(base, cells, bits_of, offs, dead, forced, captors, words, out):
             _store(out, 1 + marks[p], b)
 
 
-def dominated_kernel(base, cells, bits_of, offs, dead, forced, colour, words, cand, out,
-                     hit):
+def dominated_kernel(base, cells, bits_of, offs, dead, forced, edges, colour, words, cand,
+                     out, hit):
     """One fill-in per candidate move of ``colour`` (``cand``: indices into ``cells``; the
     candidates are the cells of ``words[2]``) with only ``colour``'s captures, on the
     position in ``words[0:2]``; ``out[j]`` receives the cells it filled (the move included)
@@ -172,7 +203,7 @@ def dominated_kernel(base, cells, bits_of, offs, dead, forced, colour, words, ca
         for i in range(st.shape[0]):
             trial[i] = st[i]
         trial[a] = colour + 1
-        _fill(trial, cells, offs, dead, forced, captors, marks, pend, ring)
+        _fill(trial, cells, offs, dead, forced, captors, edges, marks, pend, ring)
         for x in range(out.shape[1]):
             out[j, x] = 0
         hit[j] = False
@@ -227,18 +258,34 @@ def grid(geo: Geometry, dirs) -> _Grid:
     return _Grid(geo, dirs)
 
 
+@functools.lru_cache(maxsize=64)
+def edge_rows(geo: Geometry, dirs, patterns) -> np.ndarray:
+    """``inferior``'s edge patterns (bitboards) as the kernel's rows of array positions:
+    colour, cell, n, s (-1 off the board), m, k, l."""
+    g = grid(geo, dirs)
+
+    def at(bits: int) -> list[int]:
+        return [int(g.cells[g.index[b]]) for b in geo.iter_bits(bits)]
+
+    rows = [[pat.colour] + at(pat.cell) + at(pat.near) + (at(pat.far) or [-1]) + at(pat.empty)
+            for pat in patterns]
+    return np.array(rows, np.int64).reshape(len(rows), 7)
+
+
 def _to_int(row: np.ndarray) -> int:
     return int.from_bytes(row.tobytes(), "little")
 
 
-def fill_in(geo: Geometry, stones, captors, rules: Rules
-            ) -> tuple[int, int, int, int, int, int]:
-    """(black, white, dead cells filled black, filled white, captured by black, by white)
-    after fill-in under ``rules`` (``inferior``'s), only ``captors``' captures filled."""
+def fill_in(geo: Geometry, stones, captors, rules: Rules, patterns
+            ) -> tuple[int, int, int, int, int, int, int, int]:
+    """(black, white, dead cells filled black, filled white, captured by black, by white,
+    edge-row cells filled black, white) after fill-in under ``rules`` and the edge
+    ``patterns`` (``inferior``'s), only ``captors``' captured and edge-row cells filled."""
     g = grid(geo, rules.dirs)
-    out = np.zeros((6, g.words), np.uint64)
+    out = np.zeros((8, g.words), np.uint64)
     fill_kernel(g.base, g.cells, g.bits_of, g.offs, rules.dead, rules.forced,
-                np.array(captors, np.int64), g.words_of(stones[0], stones[1]), out)
+                np.array(captors, np.int64), edge_rows(geo, rules.dirs, patterns),
+                g.words_of(stones[0], stones[1]), out)
     return tuple(_to_int(row) for row in out)
 
 
@@ -246,12 +293,13 @@ CHUNK = 64  # candidates per kernel call, so that a deadline is read between cal
 
 
 def dominated(geo: Geometry, stones, colour: int, candidates: int, rules: Rules,
-              deadline: Optional[float] = None,
+              patterns, deadline: Optional[float] = None,
               clock: Callable[[], float] = time.monotonic) -> list[tuple[int, int]]:
     """(move, cells its fill-in filled, the move included) for each candidate move of
     ``colour`` whose fill-in fills another candidate, in cell order; past ``deadline`` (on
     ``clock``) it stops between chunks of ``CHUNK`` candidates."""
     g = grid(geo, rules.dirs)
+    edges = edge_rows(geo, rules.dirs, patterns)
     words = g.words_of(stones[0], stones[1], candidates)
     moves = list(geo.iter_bits(candidates))
     found = []
@@ -262,29 +310,30 @@ def dominated(geo: Geometry, stones, colour: int, candidates: int, rules: Rules,
         cand = np.array([g.index[m] for m in part], np.int64)
         out = np.zeros((len(part), g.words), np.uint64)
         hit = np.zeros(len(part), np.bool_)
-        dominated_kernel(g.base, g.cells, g.bits_of, g.offs, rules.dead, rules.forced, colour,
-                         words, cand, out, hit)
+        dominated_kernel(g.base, g.cells, g.bits_of, g.offs, rules.dead, rules.forced,
+                         edges, colour, words, cand, out, hit)
         for j in np.flatnonzero(hit):
             found.append((part[j], _to_int(out[j])))
     return found
 
 
 def _compile(compilers: kernels.Compilers) -> None:
-    global _rings, _fill, _load, _store, fill_kernel, dominated_kernel
+    global _rings, _edge, _fill, _load, _store, fill_kernel, dominated_kernel
     inline, bare, jit = compilers.inline, compilers.bare, compilers.jit
     _rings, _load, _store = (inline(f) for f in (_rings, _load, _store))
+    _edge = bare(_edge)
     _fill = bare(_fill)
     fill_kernel = jit(fill_kernel)
     dominated_kernel = jit(dominated_kernel)
 
 
-def warm_up(rules: Rules) -> None:
+def warm_up(rules: Rules, patterns) -> None:
     """First calls on a 3x3 board, so that numba compiles them in the loading thread
-    (``inferior`` adds this with its rules)."""
+    (``inferior`` adds this with its rules and the 3x3 board's edge patterns)."""
     geo = geometry(3, 3)
     stones = [1 << geo.cells[0], 1 << geo.cells[4]]
-    fill_in(geo, stones, (0, 1), rules)
-    dominated(geo, stones, 0, geo.mask & ~(stones[0] | stones[1]), rules)
+    fill_in(geo, stones, (0, 1), rules, patterns)
+    dominated(geo, stones, 0, geo.mask & ~(stones[0] | stones[1]), rules, patterns)
 
 
 ready = kernels.register("fillin", _compile)

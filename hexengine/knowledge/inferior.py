@@ -50,7 +50,26 @@ walled in by four X stones) and every other pair the dead patterns allow.  Match
 a pattern needs only its own pair empty and some stones present, so disjoint matches stay
 valid whatever the others fill.
 
-Fill-in repeats dead, then captured, until nothing changes.
+Edge-row cells
+--------------
+An X stone n on X's edge row, with a neighbour c on the same row whose three other
+neighbours are empty: m (on the second row, next to n), k and l.  When the other cell
+next to both n and m is an X stone s (or lies off the board: n is then an acute corner
+cell), c is filled with X::
+
+    top edge:   l  c  n                 l  c  n          (n in the corner,
+                 k  m  s                 k  m             m on Y's edge)
+
+X's stone on m or on l makes c dead (four X in a row round it), so Y can never keep c
+once it plays there; Benzene fills the same cells (its ``compute-fillin``, on every
+position compared: none that it does not).  We have no proof of our own that the filling
+never changes the winner: it is checked by solving, with and without it, positions that
+hold the pattern with the rest of the board at random (tests/test_inferior.py; 4,000
+positions on 4x4 to 6x6 while it was written, none changed).  It never applies to a
+corner cell, so a cell is filled for one colour only.  A proof that counts on such a
+cell needs n and s too (``edge_reads``).
+
+Fill-in repeats dead, then captured, then edge-row cells, until nothing changes.
 
 Vulnerable cells and pruning
 ----------------------------
@@ -81,11 +100,17 @@ WHITE = 1
 # ring order of the six neighbour directions; DIRS[(d + 3) % 6] is the opposite of DIRS[d]
 DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 
+# Whether play (the search's nodes, its root analysis, the network's leaves) fills the
+# edge-row cells too.  The solver does (fewer nodes, docs/solver.md); play keeps the
+# fill-in its settings and network were measured with until a match says otherwise.
+PLAY_EDGE_ROWS = False
+
 
 class Inferior(NamedTuple):
     dead: int                     # empty cells found dead (filled, see dead_as)
-    captured: tuple[int, int]     # cells captured by black, by white (filled with the captor)
+    captured: tuple[int, int]     # cells filled for black, for white: captured or edge-row
     dead_as: tuple[int, int]      # the dead cells filled black, filled white
+    edge: tuple[int, int] = (0, 0)  # of the captured cells, those filled as edge-row cells
 
     @property
     def filled(self) -> tuple[int, int]:
@@ -223,6 +248,85 @@ def ring_rules() -> fillin_kernel.Rules:
     return fillin_kernel.Rules(DIRS, dead, forced)
 
 
+class EdgePattern(NamedTuple):
+    """One placement of the edge-row pattern (bitboards): ``cell`` is filled with
+    ``colour`` when ``near`` (n) and ``far`` (s; 0 when off the board) are ``colour``'s
+    and ``empty`` (m, k, l) is empty."""
+    colour: int
+    cell: int
+    near: int
+    far: int
+    empty: int
+
+    @property
+    def stones(self) -> int:
+        return self.near | self.far
+
+
+@functools.lru_cache(maxsize=64)
+def edge_patterns(width: int, height: int) -> tuple[EdgePattern, ...]:
+    """Every placement of the edge-row pattern on a board, in a fixed order (the order
+    fill-in tries them in).  Built in each edge's own frame: x along the edge, y away from
+    it (0 the edge row), then mapped onto the board."""
+    from ..geometry import geometry
+    geo = geometry(width, height)
+    frames = (
+        (BLACK, width, height, lambda x, y: (x, y)),
+        (BLACK, width, height, lambda x, y: (width - 1 - x, height - 1 - y)),
+        (WHITE, height, width, lambda x, y: (y, x)),
+        (WHITE, height, width, lambda x, y: (width - 1 - y, height - 1 - x)),
+    )
+    out = []
+    for colour, length, depth, place in frames:
+        if depth < 2:
+            continue
+
+        def bits(*cells: tuple[int, int]) -> int:
+            return sum(1 << geo.index(*place(x, y)) for x, y in cells
+                       if 0 <= x < length)
+
+        for x in range(1, length - 1):
+            # n east of c: n (x+1, 0), s (x+1, 1), m (x, 1), k (x-1, 1), l (x-1, 0)
+            out.append(EdgePattern(colour, bits((x, 0)), bits((x + 1, 0)), bits((x + 1, 1)),
+                                   bits((x, 1), (x - 1, 1), (x - 1, 0))))
+            # n west of c: n (x-1, 0), s (x-2, 1) or off the board, m (x-1, 1), k (x, 1),
+            # l (x+1, 0)
+            out.append(EdgePattern(colour, bits((x, 0)), bits((x - 1, 0)), bits((x - 2, 1)),
+                                   bits((x - 1, 1), (x, 1), (x + 1, 0))))
+    return tuple(out)
+
+
+def _patterns(geo: Geometry, edge: bool) -> tuple[EdgePattern, ...]:
+    return edge_patterns(geo.width, geo.height) if edge else ()
+
+
+def edge_reads(geo: Geometry, cells: int) -> int:
+    """The stones the edge-row pattern reads beyond the ring of each cell in ``cells``
+    (n and s; with the ring itself, what a proof that counts on those cells holds)."""
+    out = 0
+    for pat in edge_patterns(geo.width, geo.height):
+        if pat.cell & cells:
+            out |= pat.stones
+    return out
+
+
+def _edge_cells(geo: Geometry, black: int, white: int,
+                captors: tuple[int, ...]) -> tuple[int, int]:
+    """Edge-row cells filled one pattern after the other (each read on the board as the
+    ones before it left it); returns black, white after them."""
+    for pat in edge_patterns(geo.width, geo.height):
+        if pat.colour not in captors:
+            continue
+        own = black if pat.colour == BLACK else white
+        if (pat.cell | pat.empty) & (black | white) or own & pat.stones != pat.stones:
+            continue
+        if pat.colour == BLACK:
+            black |= pat.cell
+        else:
+            white |= pat.cell
+    return black, white
+
+
 def _captured_pairs(t: _Tables, nb: list[int], nw: list[int], empty: int,
                     colour: int) -> list[tuple[int, int]]:
     """(anchor cells a, direction d) with {a, a+d} captured by ``colour``; d in 0..2.
@@ -244,19 +348,22 @@ def _captured_pairs(t: _Tables, nb: list[int], nw: list[int], empty: int,
 
 
 def fill_in(geo: Geometry, stones: list[int],
-            captors: tuple[int, ...] = (BLACK, WHITE)) -> tuple[list[int], Inferior]:
-    """Dead and captured cells filled, repeated to a fixpoint (fill-in creates new
-    patterns); returns NEW stones list (input untouched) and everything that was filled.
-    Only the ``captors``' captured cells are filled (dead cells always).  Once its kernel
-    has loaded, ``fillin_kernel`` computes the same."""
+            captors: tuple[int, ...] = (BLACK, WHITE),
+            edge: bool = True) -> tuple[list[int], Inferior]:
+    """Dead, captured and (with ``edge``) edge-row cells filled, repeated to a fixpoint
+    (fill-in creates new patterns); returns NEW stones list (input untouched) and
+    everything that was filled.  Only the ``captors``' captured and edge-row cells are
+    filled (dead cells always).  Once its kernel has loaded, ``fillin_kernel`` computes
+    the same."""
     if compiled():
-        black, white, dead_b, dead_w, cap_b, cap_w = fillin_kernel.fill_in(
-            geo, stones, captors, ring_rules())
-        return [black, white], Inferior(dead_b | dead_w, (cap_b, cap_w), (dead_b, dead_w))
+        black, white, dead_b, dead_w, cap_b, cap_w, edge_b, edge_w = fillin_kernel.fill_in(
+            geo, stones, captors, ring_rules(), _patterns(geo, edge))
+        return [black, white], Inferior(dead_b | dead_w, (cap_b | edge_b, cap_w | edge_w),
+                                        (dead_b, dead_w), (edge_b, edge_w))
     t = _tab(geo)
     black, white = stones
     mask = t.mask
-    dead_b = dead_w = cap_b = cap_w = 0
+    dead_b = dead_w = cap_b = cap_w = edge_b = edge_w = 0
     while True:
         empty = mask & ~(black | white)
         if not empty:
@@ -285,12 +392,21 @@ def fill_in(geo: Geometry, stones: list[int],
                         taken |= cells
                         new[colour] |= cells
         if not taken:
-            break
+            if not edge:
+                break
+            after_b, after_w = _edge_cells(geo, black, white, captors)
+            if after_b == black and after_w == white:
+                break
+            edge_b |= after_b & ~black
+            edge_w |= after_w & ~white
+            black, white = after_b, after_w
+            continue
         cap_b |= new[BLACK]
         cap_w |= new[WHITE]
         black |= new[BLACK]
         white |= new[WHITE]
-    return [black, white], Inferior(dead_b | dead_w, (cap_b, cap_w), (dead_b, dead_w))
+    return [black, white], Inferior(dead_b | dead_w, (cap_b | edge_b, cap_w | edge_w),
+                                    (dead_b, dead_w), (edge_b, edge_w))
 
 
 def vulnerable(geo: Geometry, stones: list[int], colour: int) -> list[int]:
@@ -357,14 +473,16 @@ def prunable(geo: Geometry, stones: list[int], colour: int) -> int:
 
 
 def dominated(geo: Geometry, stones: list[int], colour: int, candidates: int,
-              deadline: Optional[float] = None) -> tuple[dict[int, int], dict[int, int]]:
+              deadline: Optional[float] = None, edge: bool = True
+              ) -> tuple[dict[int, int], dict[int, int]]:
     """``colour``'s dominated moves among ``candidates``: (dominated cell -> the candidates
     that dominate it, dominating cell -> the cells its verdicts read).
 
     Move a dominates move b when, after ``colour`` plays a, fill-in (dead cells, and cells
     captured by ``colour``) fills b: then a alone is worth a and b together, which is at
     least b (an extra stone never hurts).  The opponent's captured cells are not filled
-    on the way, since an extra stone of ``colour`` could break those patterns.  The cells
+    on the way, since an extra stone of ``colour`` could break those patterns (``edge``:
+    the edge-row cells too, as in ``fill_in``).  The cells
     read are a, what its fill-in filled, and their neighbours: a proof that prunes b must
     hold them as they are.  Takes a position that is already filled in.  Past
     ``deadline`` (``time.monotonic()``) it stops with what it found: one fill-in per
@@ -375,7 +493,7 @@ def dominated(geo: Geometry, stones: list[int], colour: int, candidates: int,
     occupied = black | white
     if compiled():
         for a, filled in fillin_kernel.dominated(geo, stones, colour, candidates, ring_rules(),
-                                                 deadline):
+                                                 _patterns(geo, edge), deadline):
             bit = 1 << a
             reads[a] = geo.dilate(filled) & ~occupied
             for b in geo.iter_bits(filled & candidates & ~bit):
@@ -386,7 +504,7 @@ def dominated(geo: Geometry, stones: list[int], colour: int, candidates: int,
             break
         bit = 1 << a
         trial = [black | bit, white] if colour == BLACK else [black, white | bit]
-        after, _ = fill_in(geo, trial, (colour,))
+        after, _ = fill_in(geo, trial, (colour,), edge)
         filled = (after[0] | after[1]) & ~occupied
         new = filled & candidates & ~bit
         if not new:
@@ -401,17 +519,17 @@ def dominated(geo: Geometry, stones: list[int], colour: int, candidates: int,
 
 
 def prunable_moves(geo: Geometry, stones: list[int], colour: int, candidates: int,
-                   deadline: Optional[float] = None
+                   deadline: Optional[float] = None, edge: bool = True
                    ) -> tuple[dict[int, int], dict[int, int]]:
     """The candidates ``colour`` need not search: vulnerable cells (``killers``) and
     dominated ones (``dominated``) pruned together by ``acyclic_prune``, each mapped to its
-    unpruned dominators; with ``dominated``'s cells read per dominator (``deadline``:
-    see ``dominated``)."""
+    unpruned dominators; with ``dominated``'s cells read per dominator (``deadline`` and
+    ``edge``: see ``dominated``)."""
     kill = killers(geo, stones, colour)
-    dom, reads = dominated(geo, stones, colour, candidates, deadline)
+    dom, reads = dominated(geo, stones, colour, candidates, deadline, edge)
     for b, by in dom.items():
         kill[b] = kill.get(b, 0) | by
     return {b: by for b, by in acyclic_prune(kill).items() if (candidates >> b) & 1}, reads
 
 
-kernels.warm_up("fillin", lambda: fillin_kernel.warm_up(ring_rules()))
+kernels.warm_up("fillin", lambda: fillin_kernel.warm_up(ring_rules(), edge_patterns(3, 3)))

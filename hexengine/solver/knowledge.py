@@ -124,8 +124,9 @@ class VCKnowledge(SimpleKnowledge):
     a fifth to a third, and costs more than it saves in Python).
 
     Proof sets stay exact: fill-in, dead and vulnerable cells are decided by the six
-    neighbours of a cell, so a proof that used them also holds the filled cells and the
-    empty cells around them, and a connection's proof is its carrier."""
+    neighbours of a cell (an edge-row cell by its ring and two stones, ``edge_reads``), so
+    a proof that used them also holds the filled cells and the empty cells around them, and
+    a connection's proof is its carrier."""
 
     name = "vc"
     forced_cheap = True  # a forced block is searched without building connections
@@ -163,17 +164,22 @@ class VCKnowledge(SimpleKnowledge):
         sup = [0, 0]
         theirs = None
         if self.fill:
-            filled, _ = self.inferior.fill_in(geo, list(stones))
+            filled, inf = self.inferior.fill_in(geo, list(stones))
+            edge = inf.edge
             if self.decompose and self.vc is not None:
-                filled, conns, _ = self.decompositions(geo, filled, (1 - colour,), self.limits)
+                filled, conns, more = self.decompositions(geo, filled, (1 - colour,),
+                                                          self.limits)
                 theirs = conns.get(1 - colour)
+                edge = (edge[0] | more.edge[0], edge[1] | more.edge[1])
             added = (filled[0] | filled[1]) & empty
             if added:
                 # what a proof for each colour needs of the fill-in: the cells filled with
                 # that colour and, through the neighbourhoods their patterns read, the other
                 # filled cells those depend on (cells filled for the loser need nothing: the
-                # winner never counts on them)
-                sup = [self._closure(geo, filled[c] & added, added, empty) for c in (0, 1)]
+                # winner never counts on them); an edge-row cell's pattern reads n and s,
+                # which need not touch it
+                sup = [self._closure(geo, (filled[c] | self.inferior.edge_reads(
+                    geo, edge[c])) & added, added, empty) for c in (0, 1)]
                 support = sup[1 - colour]  # the node's default winner: the opponent
                 fempty = empty & ~added
                 # fill-in may have joined a side's edges
