@@ -68,8 +68,9 @@ FEATURES = os.path.join(os.path.dirname(SCRIPT), "value_features.py")
 
 def test_features_are_what_a_search_leaf_reads(tmp_path):
     """scripts/value_features.py: each position's filled board and circuit value are
-    ``vc_graph``'s on ``fill_in``'s board; child 0 is the move played and the others are
-    other empty cells; a position its connections decide has no children."""
+    ``vc_graph``'s on the board a search leaf reads (``fill_in`` as play fills in); child 0
+    is the move played and the others are other empty cells; a position its connections
+    decide has no children."""
     from hexengine.evaluation import vc_graph
     from hexengine.knowledge import inferior
     assert run("--games", "3", "--jobs", "1", "--sizes", "6", "--seed", "3",
@@ -86,7 +87,7 @@ def test_features_are_what_a_search_leaf_reads(tmp_path):
     for r in range(len(f["size"])):
         stones = stones_of(geo, f["cells"][r])
         mover = int(f["mover"][r])
-        filled = inferior.fill_in(geo, stones)[0]
+        filled = inferior.fill_in(geo, stones, edge=inferior.PLAY_EDGE_ROWS)[0]
         value, own, opp, _ = vc_graph.connected(geo, filled, mover)
         assert np.array_equal(f["filled"][r, :36], cells_of(geo, filled))
         assert f["circuit"][r] == np.float32(value)
