@@ -259,7 +259,7 @@ def grid(geo: Geometry, dirs) -> _Grid:
 
 
 @functools.lru_cache(maxsize=64)
-def edge_rows(geo: Geometry, dirs, patterns) -> np.ndarray:
+def edge_rows(geo: Geometry, dirs, patterns: tuple) -> np.ndarray:
     """``inferior``'s edge patterns (bitboards) as the kernel's rows of array positions:
     colour, cell, n, s (-1 off the board), m, k, l."""
     g = grid(geo, dirs)
@@ -276,7 +276,7 @@ def _to_int(row: np.ndarray) -> int:
     return int.from_bytes(row.tobytes(), "little")
 
 
-def fill_in(geo: Geometry, stones, captors, rules: Rules, patterns
+def fill_in(geo: Geometry, stones, captors, rules: Rules, patterns: tuple
             ) -> tuple[int, int, int, int, int, int, int, int]:
     """(black, white, dead cells filled black, filled white, captured by black, by white,
     edge-row cells filled black, white) after fill-in under ``rules`` and the edge
@@ -293,7 +293,7 @@ CHUNK = 64  # candidates per kernel call, so that a deadline is read between cal
 
 
 def dominated(geo: Geometry, stones, colour: int, candidates: int, rules: Rules,
-              patterns, deadline: Optional[float] = None,
+              patterns: tuple, deadline: Optional[float] = None,
               clock: Callable[[], float] = time.monotonic) -> list[tuple[int, int]]:
     """(move, cells its fill-in filled, the move included) for each candidate move of
     ``colour`` whose fill-in fills another candidate, in cell order; past ``deadline`` (on
@@ -327,7 +327,7 @@ def _compile(compilers: kernels.Compilers) -> None:
     dominated_kernel = jit(dominated_kernel)
 
 
-def warm_up(rules: Rules, patterns) -> None:
+def warm_up(rules: Rules, patterns: tuple) -> None:
     """First calls on a 3x3 board, so that numba compiles them in the loading thread
     (``inferior`` adds this with its rules and the 3x3 board's edge patterns)."""
     geo = geometry(3, 3)

@@ -60,9 +60,9 @@ cell), c is filled with X::
     top edge:   l  c  n                 l  c  n          (n in the corner,
                  k  m  s                 k  m             m on Y's edge)
 
-X's stone on m or on l makes c dead (four X in a row round it), so Y can never keep c
-once it plays there; Benzene fills the same cells (its ``compute-fillin``, on every
-position compared: none that it does not).  We have no proof of our own that the filling
+X's stone on m or on l makes c dead (four X in a row round it), so X answers a Y stone
+on c there while m or l is empty; Benzene fills the same cells (its ``compute-fillin``,
+on every position compared: none that it does not).  We have no proof of our own that the filling
 never changes the winner: it is checked by solving, with and without it, positions that
 hold the pattern with the rest of the board at random (tests/test_inferior.py; 4,000
 positions on 4x4 to 6x6 while it was written, none changed).  It never applies to a
@@ -91,7 +91,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from .. import kernels
-from ..geometry import Geometry
+from ..geometry import Geometry, geometry
 from . import fillin_kernel
 
 BLACK = 0
@@ -268,7 +268,6 @@ def edge_patterns(width: int, height: int) -> tuple[EdgePattern, ...]:
     """Every placement of the edge-row pattern on a board, in a fixed order (the order
     fill-in tries them in).  Built in each edge's own frame: x along the edge, y away from
     it (0 the edge row), then mapped onto the board."""
-    from ..geometry import geometry
     geo = geometry(width, height)
     frames = (
         (BLACK, width, height, lambda x, y: (x, y)),
