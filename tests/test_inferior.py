@@ -273,10 +273,10 @@ def test_dead_cell_takes_the_surrounding_colour():
 
 
 # --- edge-row cells: no proof of our own, so checked where the pattern is ----------------
-def pattern_positions(geo, rng, count, lo, hi):
-    """``count`` undecided positions, each holding one of the board's edge-row patterns
-    (its stones placed, its cell and empty cells empty) and lo..hi random stones
-    elsewhere; yields (stones, pattern)."""
+def pattern_positions(geo, judge, rng, count, lo, hi):
+    """``count`` positions undecided for ``judge``, each holding one of the board's
+    edge-row patterns (its stones placed, its cell and empty cells empty) and lo..hi random
+    stones elsewhere; yields (stones, pattern)."""
     patterns = inferior.edge_patterns(geo.width, geo.height)
     made = 0
     while made < count:
@@ -287,7 +287,6 @@ def pattern_positions(geo, rng, count, lo, hi):
         free = [c for c in geo.cells if not taken >> c & 1]
         for c in rng.sample(free, rng.randint(lo, min(hi, len(free)))):
             stones[rng.randint(0, 1)] |= 1 << c
-        judge = Solver(geo)
         if judge.connected(stones[0], BLACK) or judge.connected(stones[1], WHITE):
             continue
         made += 1
@@ -301,7 +300,7 @@ def test_edge_row_cells_never_change_the_winner(size, count, lo, hi):
     geo = geometry(size, size)
     rng = random.Random(size * 31 + 5)
     judge = Solver(geo)
-    for stones, pat in pattern_positions(geo, rng, count, lo, hi):
+    for stones, pat in pattern_positions(geo, judge, rng, count, lo, hi):
         after = list(stones)
         after[pat.colour] |= pat.cell
         for to_move in (BLACK, WHITE):

@@ -100,16 +100,6 @@ def _joined(geo: Geometry, stones: list[int]) -> bool:
     return any(geo.flood(geo.edges[c][0], stones[c]) & geo.edges[c][1] for c in (0, 1))
 
 
-def _merged(first: inferior.Inferior, then: inferior.Inferior) -> inferior.Inferior:
-    """Two fill-in records, one after the other, as one."""
-    return inferior.Inferior(first.dead | then.dead,
-                             (first.captured[0] | then.captured[0],
-                              first.captured[1] | then.captured[1]),
-                             (first.dead_as[0] | then.dead_as[0],
-                              first.dead_as[1] | then.dead_as[1]),
-                             (first.edge[0] | then.edge[0], first.edge[1] | then.edge[1]))
-
-
 def analyse_root(geo: Geometry, stones: list[int], colour: int,
                  deadline: Optional[float] = None) -> RootKnowledge:
     """Fill-in, both colours' connections and the root moves for ``colour`` to move.  The
@@ -122,7 +112,7 @@ def analyse_root(geo: Geometry, stones: list[int], colour: int,
         geo, filled_stones, (0, 1), limits, deadline=deadline, edge=inferior.PLAY_EDGE_ROWS)
     decomposed = bool(more.captured[0] | more.captured[1])
     if decomposed:
-        filled = _merged(filled, more)
+        filled = filled.union(more)
     decided = not (geo.mask & ~(filled_stones[0] | filled_stones[1])) or _joined(
         geo, filled_stones)
     conns = (built.get(0) or vc.build(geo, filled_stones, 0, limits, deadline),
@@ -169,7 +159,7 @@ def inferior_report(geo: Geometry, stones: list[int], colour: int) -> InferiorRe
     filled_stones, filled = inferior.fill_in(geo, stones)
     limits = vc.WIDE_LIMITS if wide_root(geo) else None
     filled_stones, _, more = decompose.fill_decompositions(geo, filled_stones, (0, 1), limits)
-    filled = _merged(filled, more)
+    filled = filled.union(more)
     vulnerable: dict[int, int] = {}
     dominated: dict[int, int] = {}
     if not _joined(geo, filled_stones):

@@ -167,34 +167,24 @@ def fill_decompositions(geo: Geometry, stones: list[int], colours: tuple[int, ..
     (when a colour's edges are joined the work stops and only its connections are
     returned); and what was filled, the carriers counting as captured by their colour."""
     stones = list(stones)
-    dead_as = [0, 0]
-    captured = [0, 0]
-    edge_rows = [0, 0]
-
-    def record() -> inferior.Inferior:
-        return inferior.Inferior(dead_as[0] | dead_as[1], (captured[0], captured[1]),
-                                 (dead_as[0], dead_as[1]), (edge_rows[0], edge_rows[1]))
-
+    found = inferior.NOTHING_FILLED
     for _ in range(rounds):
         conns: dict[int, vc.Connections] = {}
         for c in colours:
             built = vc.build(geo, stones, c, limits, deadline)
             if built.edge_full() is not None:
-                return stones, {c: built}, record()
+                return stones, {c: built}, found
             if deadline is not None and time.monotonic() > deadline:
                 conns[c] = built  # out of time: no decomposition searched (sound: less fill)
                 continue
             carrier = decomposition(geo, stones, c, built)
             if carrier:
-                captured[c] |= carrier
                 stones[c] |= carrier
                 stones, more = inferior.fill_in(geo, stones, edge=edge)
-                for k in (0, 1):
-                    dead_as[k] |= more.dead_as[k]
-                    captured[k] |= more.captured[k]
-                    edge_rows[k] |= more.edge[k]
+                found = found.union(more).union(inferior.Inferior(
+                    0, (carrier, 0) if c == 0 else (0, carrier), (0, 0)))
                 break
             conns[c] = built
         else:
-            return stones, conns, record()
-    return stones, {}, record()
+            return stones, conns, found
+    return stones, {}, found

@@ -117,6 +117,16 @@ class Inferior(NamedTuple):
         """Every cell fill-in coloured black, white."""
         return (self.captured[0] | self.dead_as[0], self.captured[1] | self.dead_as[1])
 
+    def union(self, then: "Inferior") -> "Inferior":
+        """This record and ``then`` (what a later fill filled) as one."""
+        return Inferior(self.dead | then.dead,
+                        (self.captured[0] | then.captured[0], self.captured[1] | then.captured[1]),
+                        (self.dead_as[0] | then.dead_as[0], self.dead_as[1] | then.dead_as[1]),
+                        (self.edge[0] | then.edge[0], self.edge[1] | then.edge[1]))
+
+
+NOTHING_FILLED = Inferior(0, (0, 0), (0, 0))
+
 
 class _Tables(NamedTuple):
     offsets: tuple[int, ...]      # index offset of the neighbour in direction d
@@ -302,6 +312,8 @@ def _patterns(geo: Geometry, edge: bool) -> tuple[EdgePattern, ...]:
 def edge_reads(geo: Geometry, cells: int) -> int:
     """The stones the edge-row pattern reads beyond the ring of each cell in ``cells``
     (n and s; with the ring itself, what a proof that counts on those cells holds)."""
+    if not cells:
+        return 0
     out = 0
     for pat in edge_patterns(geo.width, geo.height):
         if pat.cell & cells:
