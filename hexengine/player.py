@@ -22,8 +22,8 @@ from .solver.policy import SMALL_BOARD_CELLS
 
 T = TypeVar("T")
 QUICK_TRY = 0.3  # seconds of a small board's solve on the Python code while the kernels load
-LOAD_WAIT_SHARE = 0.6  # of a genmove's budget, at most, spent waiting for the compiled
-# kernels (~0.2-0.5 s to load from their disk cache): the rest at 5x the nodes is worth more
+LOAD_WAIT_SHARE = 0.5  # of a genmove's budget, at most, spent waiting for the compiled
+# kernels (~1 s for all of them from their disk cache): the rest at 5x the nodes is worth more
 
 
 class Player:
@@ -149,11 +149,12 @@ class Player:
         if known is not None:  # a win, in at most as many moves as there are empty cells
             return SearchResult(known, WIN - board.empty.bit_count(), 0, 0,
                                 time.monotonic() - started, [known], proved=True)
+        # a just-started engine waits for its compiled kernels, all waits together at most
+        # a share of the budget (they load beside the search and slow it while they do)
+        loaded_by = started + LOAD_WAIT_SHARE * seconds
         if knows and board.geo.size > SMALL_BOARD_CELLS:
-            # above 6x6 the solver needs the compiled H-search (``solve_for_move``): a
-            # just-started engine waits a share of the budget for it, as the search does
-            kernels.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()), "hsearch",
-                         stop)
+            # above 6x6 the solver needs the compiled H-search (``solve_for_move``)
+            kernels.wait(loaded_by - time.monotonic(), "hsearch", stop)
         solved = None if not knows else solve_for_move(
             self.solver(), board.geo, board.stones, colour, seconds, stop,
             early_stones=s.solver_from, empty_cells=s.solver_empty, share=s.solver_share,
@@ -171,8 +172,7 @@ class Player:
             # a just-started engine may still be loading its compiled kernels; the board
             # size's tables come first (built already if ``prepare`` was called)
             self.prepare(board.geo)
-            loaded = kernels.wait(LOAD_WAIT_SHARE * (started + seconds - time.monotonic()),
-                                  spec.kernel, stop)
+            loaded = kernels.wait(loaded_by - time.monotonic(), spec.kernel, stop)
             if not loaded and stop is not None and stop.is_set():
                 # interrupted while they load: the knowledge would take a second in Python
                 move = quick_move(board, colour)
