@@ -149,6 +149,13 @@ def wait(timeout: float, kernel: str = "", stop: Optional[threading.Event] = Non
     return event.is_set()
 
 
+def status() -> dict[str, str]:
+    """Each registered kernel's state: "compiled" (loaded), "python" (tried and not
+    loaded: the Python or numpy code answers) or "loading"."""
+    return {name: "compiled" if k.ready() else "python" if k.tried.is_set() else "loading"
+            for name, k in _kernels.items()}
+
+
 def _spawn() -> None:
     """Start the loading thread unless it runs (called under the lock)."""
     global _loading

@@ -82,6 +82,14 @@ class Player:
             kernels.wait(LOAD_WAIT_SHARE * (end - time.monotonic()), kernel, stop)
         return attempt(max(0.0, end - time.monotonic()))
 
+    def ready(self, seconds: float, stop: Optional[threading.Event] = None) -> dict[str, str]:
+        """Wait up to ``seconds`` (or until ``stop``) for every compiled kernel to load, as
+        UCI's ``isready``: a genmove timed afterwards times the search, not the loading.
+        Returns each kernel's state (``kernels.status``)."""
+        kernels.start()
+        kernels.wait(seconds, stop=stop)
+        return kernels.status()
+
     def reset(self) -> None:
         """Forget learned state (the search's tables, the solver's knowledge of interior
         positions; its proofs stay) and reseed: a new game."""

@@ -13,6 +13,8 @@ from .engine import (ANALYZE_MENU, COMMANDS, Engine, command, parse_colour, pars
 from .formatting import live_block, search_line
 from .htp import HtpError, QuitSession
 
+READY_SECONDS = 60.0  # hexengine-ready's wait by default (a cold disk cache compiles ~12 s)
+
 
 @command("protocol_version")
 def _protocol_version(engine: Engine, args: list[str]) -> str:
@@ -27,6 +29,15 @@ def _name(engine: Engine, args: list[str]) -> str:
 @command("version")
 def _version(engine: Engine, args: list[str]) -> str:
     return hexengine.__version__
+
+
+@command("hexengine-ready", 0, 1, "[SECONDS]")
+def _ready(engine: Engine, args: list[str]) -> str:
+    """Wait (at most SECONDS, 60 by default) until the compiled kernels have loaded; each
+    kernel's state, e.g. "circuit compiled hsearch compiled ..."."""
+    seconds = parse_seconds(args[0], "seconds") if args else READY_SECONDS
+    states = engine.player.ready(seconds, engine._interrupt)
+    return " ".join(f"{name} {state}" for name, state in states.items())
 
 
 @command("known_command", 1, 1, "COMMAND")

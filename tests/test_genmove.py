@@ -123,6 +123,9 @@ def test_finds_bridge_based_win_two_moves_deep(engine, defence, finish):
 def test_big_boards_answer_inside_budget(make_engine, evaluation, size):
     engine = make_engine("--time", "0.5", "--eval", evaluation)
     engine.ok(f"boardsize {size}")
+    # loaded: a just-started engine's first genmove waits up to half its budget for the
+    # kernels, and their loading slows what follows (test_answers_inside_budget times it)
+    engine.ok("hexengine-ready")
     engine.ok("play b c3")
     for colour in ("w", "b"):
         ok, move, elapsed = engine.timed(f"genmove {colour}", timeout=30)
@@ -134,13 +137,10 @@ def test_big_boards_answer_inside_budget(make_engine, evaluation, size):
 def test_uses_most_of_its_budget_in_a_middle_game(make_engine):
     """Iterative deepening goes on while the next iteration can finish: with 4 s in an open
     11x11 middle game the engine thinks for most of them (it used to stop after ~1.8 s)."""
-    engine = make_engine("--time", "2")
-    # a first genmove elsewhere: a just-started engine spends up to half a budget waiting
-    # for its compiled kernels (longer on a loaded machine), which is not what this measures
-    setup(engine, 11, [("b", "c8"), ("w", "h3")])
-    engine.ok("reg_genmove b")
-    engine.ok("clear_board")
-    engine.ok("param_hexengine max_time 4")
+    engine = make_engine("--time", "4")
+    # a just-started engine spends up to half a budget waiting for its compiled kernels
+    # (longer on a loaded machine), which is not what this measures
+    engine.ok("hexengine-ready")
     setup(engine, 11, [("b", "f6"), ("w", "e7"), ("b", "g5"), ("w", "d8"), ("b", "c3"),
                        ("w", "h4"), ("b", "f9")])
     ok, move, elapsed = engine.timed("genmove w", timeout=30)

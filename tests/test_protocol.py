@@ -538,6 +538,9 @@ BAD_COMMANDS = [
     ("vc-get-mustplay", ["arguments"]),
     ("vc-get-mustplay q", ["colour"]),
     ("vc-get-mustplay b w", ["arguments"]),
+    ("hexengine-ready soon", ["soon"]),
+    ("hexengine-ready -1", ["-1"]),
+    ("hexengine-ready 1 2", ["arguments"]),
 ]
 
 
@@ -789,3 +792,19 @@ def test_python_dash_m_runs_the_same_engine():
                           input=b"name\nprotocol_version\n", capture_output=True, timeout=30)
     assert proc.returncode == 0
     assert replies(proc.stdout) == ["= hexengine", "= 2"]
+
+
+def test_ready_waits_for_the_compiled_kernels(make_engine):
+    """``hexengine-ready`` answers once every compiled kernel has loaded (as UCI's isready),
+    naming each with its state; a zero wait answers at once with the states as they are."""
+    engine = make_engine()
+    now = dict(pairs(engine.ok("hexengine-ready 0").split()))
+    assert set(now) >= {"circuit", "hsearch", "vc_graph", "fillin"}
+    assert set(now.values()) <= {"compiled", "python", "loading"}
+    states = dict(pairs(engine.ok("hexengine-ready").split()))
+    assert states.keys() == now.keys()
+    assert set(states.values()) == {"compiled"}  # the suite compiles them before it starts
+
+
+def pairs(words):
+    return zip(words[::2], words[1::2])
