@@ -10,7 +10,7 @@ cells).  ``knowledge_by_name("auto")`` picks the best available.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from ..evaluation import network
 from ..evaluation.resistance import rank_moves
@@ -46,6 +46,14 @@ class SimpleKnowledge:
     quiet_dn = 1  # initial disproof number after a move that threatens nothing (a threat: 1)
 
     def expand(self, geo: Geometry, stones: list[int], colour: int):
+        decided, sight = self._sight(geo, stones, colour)
+        if decided is not None:
+            return decided
+        return 0, 0, -1, self._children(geo, sight, sight.candidates), sight.just
+
+    def _sight(self, geo: Geometry, stones: list[int], colour: int):
+        """``(decided, None)`` for a position decided at sight (the ``expand`` answer), else
+        ``(None, sight)``: what ``_children`` needs to list the moves."""
         own = stones[colour]
         opp = stones[1 - colour]
         empty = geo.mask & ~(own | opp)
@@ -55,32 +63,35 @@ class SimpleKnowledge:
         a = geo.flood(own & ost, own)
         b = geo.flood(own & ogl, own)
         if a & b:
-            return WIN, 0, -1, None, 0
+            return (WIN, 0, -1, None, 0), None
         da = ost | geo.dilate(a)
         db = ogl | geo.dilate(b)
         mine = empty & da & db
         if mine:
             low = mine & -mine
-            return WIN, low, low.bit_length() - 1, None, 0
+            return (WIN, low, low.bit_length() - 1, None, 0), None
         # the opponent's winning cells
         ya = geo.flood(opp & yst, opp)
         yb = geo.flood(opp & ygl, opp)
         if ya & yb:
-            return LOSS, 0, -1, None, 0
+            return (LOSS, 0, -1, None, 0), None
         theirs = empty & (yst | geo.dilate(ya)) & (ygl | geo.dilate(yb))
         if theirs & (theirs - 1):
             two = theirs & -theirs
             two |= (theirs ^ two) & -(theirs ^ two)
-            return LOSS, two, (theirs & -theirs).bit_length() - 1, None, 0
-        if theirs:
-            candidates = theirs
-            just = theirs
-        else:
-            candidates = empty
-            just = 0
+            return (LOSS, two, (theirs & -theirs).bit_length() - 1, None, 0), None
+        candidates = theirs or empty
+        return None, _Sight(own, empty, ost, ogl, a, b, da, db, mine, candidates, theirs)
+
+    def _children(self, geo: Geometry, sight: "_Sight", cells: int) -> list[tuple]:
+        """``(move, status, proof, pn, dn)`` for each move in ``cells``, as the opponent
+        who moves next sees it (LOSS: the move makes a double threat), threats first, then
+        centre first."""
+        own, empty, a, b, da, db = sight.own, sight.empty, sight.a, sight.b, sight.da, sight.db
+        ost, ogl = sight.ost, sight.ogl
         rank = geo.centre_rank
         children = []
-        bits = candidates
+        bits = cells
         while bits:
             low = bits & -bits
             bits ^= low
@@ -92,7 +103,7 @@ class SimpleKnowledge:
             if low & db:
                 nb = geo.flood(b | low, own | low)
             if na is a and nb is b:
-                threats = mine  # empty: nothing changes
+                threats = sight.mine  # empty: nothing changes
             else:
                 threats = (empty ^ low) & (ost | geo.dilate(na)) & (
                     ogl | geo.dilate(nb))
@@ -106,7 +117,25 @@ class SimpleKnowledge:
             else:
                 children.append((m, 0, 0, 1, self.quiet_dn, rank[m]))
         children.sort(key=lambda c: c[5])
-        return 0, 0, -1, [c[:5] for c in children], just
+        return [c[:5] for c in children]
+
+
+class _Sight(NamedTuple):
+    """A position not decided at sight, as ``SimpleKnowledge._children`` reads it: the
+    mover's stones, the empty cells, its edges, the cells flooded from them and their
+    neighbourhoods, its one-move winning cells (none), the moves worth listing and the
+    cells that justify leaving out the rest (the single block of a single threat)."""
+    own: int
+    empty: int
+    ost: int
+    ogl: int
+    a: int
+    b: int
+    da: int
+    db: int
+    mine: int
+    candidates: int
+    just: int
 
 
 # --- knowledge from the connection and inferior-cell engines ------------------------------
@@ -154,10 +183,13 @@ class VCKnowledge(SimpleKnowledge):
         self.limits = limits if limits is not None or vc is None else vc.SOLVER_LIMITS
 
     def expand(self, geo: Geometry, stones: list[int], colour: int):
-        status, proof, best, children, just = super().expand(geo, stones, colour)
-        if status or (self.forced_cheap and len(children) == 1):
-            # decided, or a single block of a one-move threat: no connections needed
-            return status, proof, best, children, just
+        decided, sight = self._sight(geo, stones, colour)
+        if decided is not None:
+            return decided
+        just = sight.just
+        if self.forced_cheap and not sight.candidates & (sight.candidates - 1):
+            # a single block of a one-move threat: no connections needed
+            return 0, 0, -1, self._children(geo, sight, sight.candidates), just
         empty = geo.mask & ~(stones[0] | stones[1])
         filled = list(stones)
         support = 0
@@ -192,7 +224,7 @@ class VCKnowledge(SimpleKnowledge):
                         return LOSS, support, (empty & -empty).bit_length() - 1, None, 0
         fempty = geo.mask & ~(filled[0] | filled[1])
         if self.vc is None:
-            return self._pruned(geo, stones, filled, colour, children, fempty, just, support,
+            return self._pruned(geo, stones, filled, colour, sight, fempty, just, support,
                                 empty)
         if theirs is None:
             theirs = self.vc.build(geo, filled, 1 - colour, self.limits)
@@ -220,7 +252,7 @@ class VCKnowledge(SimpleKnowledge):
         if not must:  # every move misses one of the semi connections: lost
             m = (semis[0] & fempty) or fempty
             return LOSS, (just & empty) | support, (m & -m).bit_length() - 1, None, 0
-        return self._pruned(geo, stones, filled, colour, children, must, just, support, empty)
+        return self._pruned(geo, stones, filled, colour, sight, must, just, support, empty)
 
     @staticmethod
     def _closure(geo: Geometry, seed: int, added: int, empty: int) -> int:
@@ -235,7 +267,7 @@ class VCKnowledge(SimpleKnowledge):
                 return (region | geo.dilate(region)) & empty
             region = grown
 
-    def _pruned(self, geo, stones, filled, colour, children, must, just, support, empty):
+    def _pruned(self, geo, stones, filled, colour, sight, must, just, support, empty):
         """The children inside ``must`` less the prunable cells, best first."""
         pruned = 0
         if self.prune and must & (must - 1):
@@ -257,9 +289,8 @@ class VCKnowledge(SimpleKnowledge):
         if pruned:
             support |= self._closure(geo, region, (filled[0] | filled[1]) & empty, empty)
         just = (just & empty) | support
-        kept = [c for c in children if (must >> c[0]) & 1]
-        if not kept:
-            kept = children
+        kept = self._children(geo, sight, must & sight.candidates) or self._children(
+            geo, sight, sight.candidates)
         if self.order != "centre" and len(kept) > 1:
             ranked = (rank_moves(geo, filled, colour) if self.order == "current"
                       else network.move_head().ranked_moves(geo, stones, colour))
