@@ -17,7 +17,7 @@ from .geometry import Geometry
 from .knowledge import hsearch
 from .search import WIN, Searcher, SearchResult, minimax_root
 from .settings import Settings
-from .solver import Solver, knowledge_by_name, solve_for_move
+from .solver import Solver, SolveResult, knowledge_by_name, parallel, solve_for_move
 from .solver.policy import SMALL_BOARD_CELLS
 
 T = TypeVar("T")
@@ -81,6 +81,43 @@ class Player:
         for kernel in ("hsearch", "fillin"):
             kernels.wait(LOAD_WAIT_SHARE * (end - time.monotonic()), kernel, stop)
         return attempt(max(0.0, end - time.monotonic()))
+
+    def solve_state(self, board: Board, colour: int, stop: Optional[threading.Event] = None,
+                    progress: Optional[Callable[[dict], None]] = None
+                    ) -> tuple[SolveResult, int]:
+        """``dfpn-solve-state``: solve ``board`` with ``colour`` to move within
+        ``solver_time`` on ``threads`` processes (``solve_soon``: a just-started engine may
+        try twice).  The result and the nodes of all tries."""
+        nodes = 0
+
+        def attempt(seconds: float) -> SolveResult:
+            nonlocal nodes
+            result = parallel.solve(self.solver(), board.geo, list(board.stones), colour,
+                                    seconds, stop, progress, self.settings.threads)
+            nodes += result.nodes
+            return result
+
+        result = self.solve_soon(attempt, lambda r: r.winner is not None,
+                                 self.settings.solver_time, stop, board.geo.size)
+        return result, nodes
+
+    def find_winning(self, board: Board, colour: int, stop: Optional[threading.Event] = None,
+                     progress: Optional[Callable[[dict], None]] = None
+                     ) -> tuple[Optional[list[int]], int]:
+        """``dfpn-solver-find-winning``: every winning move of ``colour`` (None when
+        ``solver_time`` or ``stop`` came first) and the nodes of all tries."""
+        nodes = 0
+
+        def attempt(seconds: float) -> Optional[list[int]]:
+            nonlocal nodes
+            moves, spent = self.solver().find_winning(board.geo, list(board.stones), colour,
+                                                      seconds, stop, progress)
+            nodes += spent
+            return moves
+
+        moves = self.solve_soon(attempt, lambda found: found is not None,
+                                self.settings.solver_time, stop, board.geo.size)
+        return moves, nodes
 
     def ready(self, seconds: float, stop: Optional[threading.Event] = None) -> dict[str, str]:
         """Wait up to ``seconds`` (or until ``stop``) for every compiled kernel to load, as

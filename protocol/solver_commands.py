@@ -4,7 +4,6 @@ from __future__ import annotations
 import time
 
 from hexengine.board import COLOUR_NAMES
-from hexengine.solver import parallel
 
 from .engine import Engine, command
 from .htp import HtpError
@@ -22,23 +21,13 @@ def _solver_progress(engine: Engine, what: str):
 def _dfpn_solve_state(engine: Engine, args: list[str]) -> str:
     colour = engine.open_position(args[0])
     board = engine.board
-    settings = engine.player.settings
     started = time.monotonic()
-    nodes = [0]  # (over the tries: a just-started engine may try twice)
-
-    def attempt(seconds: float):
-        result = parallel.solve(engine.player.solver(), board.geo, list(board.stones), colour,
-                                seconds, engine._interrupt,
-                                _solver_progress(engine, "dfpn-solve-state"), settings.threads)
-        nodes[0] += result.nodes
-        return result
-
-    result = engine.player.solve_soon(attempt, lambda r: r.winner is not None,
-                                      settings.solver_time, engine._interrupt, board.geo.size)
+    result, nodes = engine.player.solve_state(board, colour, engine._interrupt,
+                                              _solver_progress(engine, "dfpn-solve-state"))
     verdict = "unknown" if result.winner is None else COLOUR_NAMES[result.winner]
     pv = " ".join(board.move_name(m) for m in result.pv)
     engine.say(f"dfpn-solve-state {COLOUR_NAMES[colour]} to move: {verdict} "
-               f"(nodes {nodes[0]} time {time.monotonic() - started:.2f}s"
+               f"(nodes {nodes} time {time.monotonic() - started:.2f}s"
                f"{' interrupted' if engine._interrupt.is_set() else ''}) pv {pv}")
     return verdict
 
@@ -48,25 +37,14 @@ def _dfpn_solve_state(engine: Engine, args: list[str]) -> str:
 def _dfpn_find_winning(engine: Engine, args: list[str]) -> str:
     colour = engine.open_position(args[0])
     board = engine.board
-    solver = engine.player.solver()
-    seconds = engine.player.settings.solver_time
-    nodes = [0]
-
-    def attempt(left: float):
-        moves, spent = solver.find_winning(board.geo, list(board.stones), colour, left,
-                                           engine._interrupt,
-                                           _solver_progress(engine, "dfpn-solver-find-winning"))
-        nodes[0] += spent
-        return moves
-
-    moves = engine.player.solve_soon(attempt, lambda found: found is not None, seconds,
-                                     engine._interrupt, board.geo.size)
+    moves, nodes = engine.player.find_winning(
+        board, colour, engine._interrupt, _solver_progress(engine, "dfpn-solver-find-winning"))
     if moves is None:
         why = "interrupted" if engine._interrupt.is_set() else \
-            f"not solved within solver_time {seconds:g}s"
-        raise HtpError(f"{why} (nodes {nodes[0]})")
+            f"not solved within solver_time {engine.player.settings.solver_time:g}s"
+        raise HtpError(f"{why} (nodes {nodes})")
     names = " ".join(board.move_name(m) for m in moves)
-    engine.say(f"dfpn-solver-find-winning {COLOUR_NAMES[colour]}: [{names}] (nodes {nodes[0]})")
+    engine.say(f"dfpn-solver-find-winning {COLOUR_NAMES[colour]}: [{names}] (nodes {nodes})")
     return names
 
 
