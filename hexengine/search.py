@@ -531,10 +531,9 @@ class Searcher:
             # this node's own connections, as at a leaf (and usually cached from when it was
             # one): a semi between the mover's edges wins, and only the mustplay is searched
             _, own, opp, node_must = self._connections(key, colour, ply <= self._wide_plies)
-            if own:
-                return WIN - ply - 1
-            if opp == 2:
-                return -(WIN - ply - 2)
+            decided = _decided_by_connections(own, opp, ply)
+            if decided is not None:
+                return decided
             must &= node_must
             if not must:
                 return -(WIN - ply - 3)
@@ -617,10 +616,9 @@ class Searcher:
                 # this leaf's own connections: a semi between the mover's edges wins
                 # in one, a full one between the opponent's has lost
                 value, own, opp, _ = self._connections(key, colour, ply <= self._wide_plies)
-                if own:
-                    value = WIN - ply - 1
-                elif opp == 2:
-                    value = -(WIN - ply - 2)
+                decided = _decided_by_connections(own, opp, ply)
+                if decided is not None:
+                    value = decided
                 elif self.leaf_value is not None:  # (it reads the board the circuit read)
                     value = self.leaf_value(geo, self._filled(), colour, value)
             else:
@@ -709,6 +707,17 @@ class Searcher:
                 break
             seen.add(h)
         return pv
+
+
+def _decided_by_connections(own: int, opp: int, ply: int) -> Optional[float]:
+    """A node's value from its connections (``Searcher._connections``), ``ply`` deep, when
+    they decide it: a semi (or full) connection between the mover's edges wins in one, a
+    full one between the opponent's has lost; None otherwise."""
+    if own:
+        return WIN - ply - 1
+    if opp == 2:
+        return -(WIN - ply - 2)
+    return None
 
 
 def _minimax(board: Board, colour: int, depth: int, evaluation: str,
