@@ -86,44 +86,47 @@ class Player:
                     progress: Optional[Callable[[dict], None]] = None
                     ) -> tuple[SolveResult, int]:
         """``dfpn-solve-state``: solve ``board`` with ``colour`` to move within
-        ``solver_time`` on ``threads`` processes (``solve_soon``: a just-started engine may
-        try twice).  The result and the nodes of all tries."""
-        nodes = 0
-
-        def attempt(seconds: float) -> SolveResult:
-            nonlocal nodes
+        ``solver_time`` on ``threads`` processes.  The result and the nodes of all tries."""
+        def run(seconds: float) -> tuple[SolveResult, int]:
             result = parallel.solve(self.solver(), board.geo, list(board.stones), colour,
                                     seconds, stop, progress, self.settings.threads)
-            nodes += result.nodes
-            return result
+            return result, result.nodes
 
-        result = self.solve_soon(attempt, lambda r: r.winner is not None,
-                                 self.settings.solver_time, stop, board.geo.size)
-        return result, nodes
+        return self._counted_solve(run, lambda r: r.winner is not None, board, stop)
 
     def find_winning(self, board: Board, colour: int, stop: Optional[threading.Event] = None,
                      progress: Optional[Callable[[dict], None]] = None
                      ) -> tuple[Optional[list[int]], int]:
         """``dfpn-solver-find-winning``: every winning move of ``colour`` (None when
         ``solver_time`` or ``stop`` came first) and the nodes of all tries."""
+        def run(seconds: float) -> tuple[Optional[list[int]], int]:
+            return self.solver().find_winning(board.geo, list(board.stones), colour, seconds,
+                                              stop, progress)
+
+        return self._counted_solve(run, lambda found: found is not None, board, stop)
+
+    def _counted_solve(self, run: Callable[[float], tuple[T, int]],
+                       settled: Callable[[T], bool], board: Board,
+                       stop: Optional[threading.Event]) -> tuple[T, int]:
+        """``run`` (an answer and the nodes it took) through ``solve_soon`` within
+        ``solver_time`` (a just-started engine may try twice): its answer and the nodes of
+        all tries."""
         nodes = 0
 
-        def attempt(seconds: float) -> Optional[list[int]]:
+        def attempt(seconds: float) -> T:
             nonlocal nodes
-            moves, spent = self.solver().find_winning(board.geo, list(board.stones), colour,
-                                                      seconds, stop, progress)
+            answer, spent = run(seconds)
             nodes += spent
-            return moves
+            return answer
 
-        moves = self.solve_soon(attempt, lambda found: found is not None,
-                                self.settings.solver_time, stop, board.geo.size)
-        return moves, nodes
+        answer = self.solve_soon(attempt, settled, self.settings.solver_time, stop,
+                                 board.geo.size)
+        return answer, nodes
 
     def ready(self, seconds: float, stop: Optional[threading.Event] = None) -> dict[str, str]:
         """Wait up to ``seconds`` (or until ``stop``) for every compiled kernel to load, as
         UCI's ``isready``: a genmove timed afterwards times the search, not the loading.
-        Returns each kernel's state (``kernels.status``)."""
-        kernels.start()
+        Returns each kernel's state (``kernels.status``); loading began with the player."""
         kernels.wait(seconds, stop=stop)
         return kernels.status()
 

@@ -197,7 +197,7 @@ class VCKnowledge(SimpleKnowledge):
         if self.forced_cheap and not sight.candidates & (sight.candidates - 1):
             # a single block of a one-move threat: no connections needed
             return 0, 0, -1, self._children(geo, sight, sight.candidates), just
-        empty = geo.mask & ~(stones[0] | stones[1])
+        empty = sight.empty
         filled = list(stones)
         support = 0
         sup = [0, 0]
