@@ -138,6 +138,25 @@ def test_5x5_openings_on_two_processes_feed_the_engines_table(forking):
     assert len(black) == 13
 
 
+def test_the_nodes_of_a_worker_stopped_by_the_others_proof_count(forking, monkeypatch):
+    """A worker ended because another decided the root reports its nodes as it goes, so
+    the solve's node count holds the work of both."""
+    seen = []
+    real = parallel._combine
+
+    def combine(colour, answers):
+        seen.append(list(answers))
+        return real(colour, answers)
+    monkeypatch.setattr(parallel, "_combine", combine)
+    geo = geometry(7, 7)
+    result = parallel.solve(Solver(knowledge_by_name("auto")), geo, [1 << geo.parse("c2"), 0],
+                            WHITE, 60, threads=2)
+    assert result.winner == BLACK
+    answers = seen[-1]
+    assert all(a is not None and a[3] > 0 for a in answers), answers
+    assert result.nodes >= sum(a[3] for a in answers)
+
+
 def test_a_stop_or_the_time_limit_ends_the_workers(forking):
     geo = geometry(9, 9)
     solver = Solver(knowledge_by_name("auto"))

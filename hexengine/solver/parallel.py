@@ -91,13 +91,15 @@ def _can_fork() -> bool:
 def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, workers: int,
          seconds: Optional[float], stop: Optional[threading.Event]) -> list:
     """The root solved by ``workers`` forked workers, their entries relayed between them
-    and merged into ``solver``; each worker's answer, or None where it gave none (stopped
-    once the root was decided, by ``stop``, or GRACE seconds past ``seconds``)."""
+    and merged into ``solver``; each worker's answer, or for one stopped before it gave
+    one (the root decided by another, ``stop``, or GRACE seconds past ``seconds``) no
+    verdict with the nodes it last reported, or None where it reported none."""
     context = multiprocessing.get_context("fork")
     deadline = None if seconds is None else time.monotonic() + seconds + GRACE
     processes, pipes, senders = [], [], []
     outboxes: list[queue.SimpleQueue] = []
     answers: list = [None] * workers
+    counts = [0] * workers  # each worker's nodes, as it last reported them
     rows = BusyMarks.shared(workers)
     try:
         for index in range(workers):
@@ -127,6 +129,9 @@ def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, workers:
                 except (EOFError, OSError):  # the worker died without answering
                     del waiting[pipe]
                     continue
+                if kind == "nodes":
+                    counts[i] = body
+                    continue
                 if kind == "stored":
                     solver.merge(body)
                     for j, box in enumerate(outboxes):
@@ -151,6 +156,9 @@ def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, workers:
         for pipe in pipes:
             pipe.close()
         rows.close()
+    for i, answer in enumerate(answers):
+        if answer is None and counts[i]:  # (stopped: its nodes count as searched)
+            answers[i] = (None, -1, 0, counts[i], [])
     return answers
 
 
@@ -190,6 +198,7 @@ def _work(solver: Solver, geo: Geometry, stones: list[int], colour: int,
         if solver.journal:
             pipe.send(("stored", solver.journal))
             solver.journal = {}
+        pipe.send(("nodes", solver.nodes))
 
     solver.exchange = exchange
     result = solver.solve(geo, stones, colour, seconds)
