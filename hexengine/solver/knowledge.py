@@ -17,6 +17,7 @@ from ..evaluation import network
 from ..evaluation.resistance import rank_moves
 from ..geometry import Geometry
 from ..knowledge import inferior  # registers the compiled fill-in before kernels start
+from ..knowledge.corners import corner_pockets
 
 INF = 1 << 60  # an infinite proof or disproof number
 WIN, LOSS = 1, 2  # statuses, from the point of view of the side to move
@@ -144,7 +145,8 @@ ORDERS = ("centre", "current", "policy")  # VCKnowledge's orders of a node's mov
 
 
 class VCKnowledge(SimpleKnowledge):
-    """``SimpleKnowledge`` plus ``hexengine.knowledge``: fill-in, with the opponent's
+    """``SimpleKnowledge`` plus ``hexengine.knowledge``: fill-in, with the corner pockets
+    (``corners``: ``knowledge.corners``) and the opponent's
     combinatorial decompositions filled too (``decompose``), the opponent's virtual
     connections (a full edge-to-edge connection is a lost position, its semi connections
     give the mustplay, and an empty mustplay is lost too), optionally our own (a semi
@@ -154,18 +156,19 @@ class VCKnowledge(SimpleKnowledge):
     a fifth to a third, and costs more than it saves in Python).
 
     Proof sets stay exact: fill-in, dead and vulnerable cells are decided by the six
-    neighbours of a cell (an edge-row cell by its ring and two stones, ``edge_reads``), so
-    a proof that used them also holds the filled cells and the empty cells around them, and
-    a connection's proof is its carrier."""
+    neighbours of a cell (an edge-row cell by its ring and two stones, ``edge_reads``; a
+    corner pocket's cells by their neighbours), so a proof that used them also holds the
+    filled cells and the empty cells around them, and a connection's proof is its carrier."""
 
     name = "vc"
     forced_cheap = True  # a forced block is searched without building connections
 
     def __init__(self, own_semis: bool = False, fill: bool = True, prune: bool = True,
                  limits=None, order: str = "centre", dominated: Optional[bool] = None,
-                 decompose: bool = True) -> None:
+                 decompose: bool = True, corners: bool = True) -> None:
         self.dominated = dominated
         self.decompose = decompose
+        self.corners = corners
         self.order = order
         try:
             from ..knowledge import vc
@@ -205,6 +208,8 @@ class VCKnowledge(SimpleKnowledge):
         if self.fill:
             filled, inf = self.inferior.fill_in(geo, list(stones))
             edge = inf.edge
+            if self.corners:
+                filled, edge = self._corner_pockets(geo, filled, edge)
             if self.decompose and self.vc is not None:
                 filled, conns, more = self.decompositions(geo, filled, (1 - colour,),
                                                           self.limits)
@@ -260,6 +265,17 @@ class VCKnowledge(SimpleKnowledge):
             m = (semis[0] & fempty) or fempty
             return LOSS, (just & empty) | support, (m & -m).bit_length() - 1, None, 0
         return self._pruned(geo, stones, filled, colour, sight, must, just, support, empty)
+
+    def _corner_pockets(self, geo: Geometry, filled: list[int], edge: tuple[int, int]
+                        ) -> tuple[list[int], tuple[int, int]]:
+        """``filled`` with the corner pockets filled (``knowledge.corners``), and fill-in
+        after each round (a pocket fills once: its cells are among those it needs empty)."""
+        while True:
+            more, cells = corner_pockets(geo, filled)
+            if not cells[0] | cells[1]:
+                return filled, edge
+            filled, inf = self.inferior.fill_in(geo, more)
+            edge = (edge[0] | inf.edge[0], edge[1] | inf.edge[1])
 
     @staticmethod
     def _closure(geo: Geometry, seed: int, added: int, empty: int) -> int:
