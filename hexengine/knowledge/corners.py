@@ -1,7 +1,7 @@
 """Corner pockets: the acute corner behind a third-row stone, filled for both colours.
 
 An X stone S on the third row from X's edge, one cell from an acute corner, with the
-seven cells between it, the corner and the next edge cell empty (the top edge and the
+eight cells between it, the corner and the fourth edge cell empty (the top edge and the
 corner a1 drawn, X black)::
 
     a1 b1 c1 d1          X  X  X  .
@@ -10,8 +10,8 @@ corner a1 drawn, X black)::
 
 a1, b1 and c1 are filled with X and a2, a3 with Y; k (b2), c2 and d1 stay empty.  What
 is left is one decision at k: X there joins S to X's edge, Y there joins c2 to Y's edge.
-Benzene's fill-in fills the same cells (its ``compute-fillin``, on the positions our
-solver expands on the 6x6 openings).  We have no proof of our own that the filling never
+Benzene's fill-in fills such pockets too (its ``compute-fillin`` after a3 d5 on 6x6: f4
+f5 f6 white, d6 e6 black, e5 left).  We have no proof of our own that the filling never
 changes the winner; it is checked by solving, with and without it, positions that hold
 the pattern with the rest of the board at random (tests/test_corners.py; while it was
 written 1,350 positions on 4x4 to 7x7, none changed).  Without c2 and d1 empty it is not
