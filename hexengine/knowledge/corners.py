@@ -55,9 +55,9 @@ def corner_patterns(width: int, height: int) -> tuple[CornerPattern, ...]:
         (BLACK, w, lambda x, y: (x, h - 1 - y)),   # the bottom edge, corner bottom right
         (BLACK, w, lambda x, y: (w - 1 - x, y)),   # the top edge, corner a1
     )
-    out = []
     if min(w, h) < 4:
         return ()
+    out = []
     for colour, length, place in frames:
         last = length - 1
 
@@ -81,6 +81,5 @@ def corner_pockets(geo: Geometry, stones: list[int]) -> tuple[list[int], tuple[i
         if mine & pat.stone and not (black | white) & pat.empty:
             filled[pat.colour] |= pat.own
             filled[1 - pat.colour] |= pat.other
-            black |= filled[BLACK]
-            white |= filled[WHITE]
+            black, white = stones[BLACK] | filled[BLACK], stones[WHITE] | filled[WHITE]
     return [black, white], (filled[BLACK], filled[WHITE])
