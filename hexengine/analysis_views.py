@@ -18,6 +18,7 @@ from .evaluation import get as get_evaluation
 from .evaluation import resistance, two_distance
 from .evaluation.shortest_path import NO_PATH, path_cells
 from .board import BLACK, WHITE
+from . import kernels
 from .geometry import Geometry
 from .knowledge import analysis, vc
 
@@ -152,20 +153,30 @@ def move_value_map(geo: Geometry, stones: list, colour: int, evaluation: str,
     """The static value (``evaluation``, from ``colour``'s side) of the position after
     ``colour`` plays each empty cell, and the value of the position as it is.  After
     ``seconds`` or once ``stop`` is set the cells not yet evaluated are left out: an
-    interactive view answers in time with what it has."""
+    interactive view answers in time with what it has.  Until its kernel has loaded an
+    evaluation may answer with a stand-in (``vc-graph`` with the board's circuit): when a
+    kernel loads during the map, the map is made again, so that one function gave every
+    value.  With a deadline, half of it may go to waiting for the kernels to load."""
     deadline = None if seconds is None else time.monotonic() + seconds
+    if seconds is not None:
+        kernels.wait(seconds / 2, stop=stop)
     evaluate = get_evaluation(evaluation)
-    board = [stones[0], stones[1]]
     empty = geo.mask & ~(stones[0] | stones[1])
-    values: dict[int, float] = {}
-    for cell in geo.iter_bits(empty):
-        if (stop is not None and stop.is_set()) or \
-                (deadline is not None and time.monotonic() >= deadline):
+    while True:
+        loaded = kernels.status()
+        board = [stones[0], stones[1]]
+        values: dict[int, float] = {}
+        for cell in geo.iter_bits(empty):
+            if (stop is not None and stop.is_set()) or \
+                    (deadline is not None and time.monotonic() >= deadline):
+                break
+            board[colour] = stones[colour] | (1 << cell)
+            values[cell] = float(evaluate(geo, board, colour))
+        now = float(evaluate(geo, list(stones), colour))
+        if kernels.status() == loaded:
             break
-        board[colour] = stones[colour] | (1 << cell)
-        values[cell] = float(evaluate(geo, board, colour))
     shades, best = shade(values)
-    return CellMap(values, shades, best), float(evaluate(geo, list(stones), colour))
+    return CellMap(values, shades, best), now
 
 
 def connections_between(geo: Geometry, stones: list, colour: int, a: int,

@@ -1,6 +1,6 @@
 """The analysis views for HexGui, over the real protocol: every analyze-menu entry answers in
 the form HexGui 0.10's parser takes (checked by re-implementations of its parsers below), within
-a second on 11×11; the numbers agree with independent references (a 0-1 BFS for shortest
+a second on 11×11 (the move-value map within the views' 4 s); the numbers agree with independent references (a 0-1 BFS for shortest
 paths, ``hexengine-evaluate`` after ``play`` for move values); live search blocks come only
 when switched on and are always framed; bad input is refused and leaves the board as it was.
 
@@ -19,6 +19,7 @@ from collections import deque
 
 import pytest
 
+from hexengine.analysis_views import VIEW_SECONDS
 from protocol import cli
 from tests.htpclient import HtpClient, engine_command
 from tests.test_protocol import parse_board
@@ -157,6 +158,7 @@ def setup(engine, commands) -> None:
 def mid():
     """One engine on the 11x11 middle game for the read-only checks."""
     client = HtpClient("--time", "1")
+    client.ok("hexengine-ready 60", timeout=70)  # the views are timed: kernels loaded first
     setup(client, ["boardsize 11"] + MIDGAME)
     yield client
     client.close()
@@ -193,7 +195,7 @@ def substitute(command: str, stones: dict) -> str:
             .replace("%P", f"{'abcdefghijk'[black[0]]}{black[1] + 1} south"))
 
 
-def test_every_view_answers_in_hexgui_form_within_a_second(mid):
+def test_every_view_answers_in_hexgui_form_in_time(mid):
     stones = stones_of(mid)
     before = mid.ok("showboard")
     checked = set()
@@ -203,7 +205,9 @@ def test_every_view_answers_in_hexgui_form_within_a_second(mid):
         cmd = substitute(command, stones)
         ok, text, seconds = mid.timed(cmd)
         assert ok, (cmd, text)
-        assert seconds < 1.0, (cmd, seconds)
+        # an evaluation per empty cell takes seconds: the map stops at the views' limit
+        limit = VIEW_SECONDS + 0.5 if "move-value" in cmd else 1.0
+        assert seconds < limit, (cmd, seconds)
         if kind == "gfx":
             influence, labels, status = parse_gfx(text, 11)
             assert influence, cmd
@@ -344,6 +348,25 @@ def test_maps_shade_the_values_they_list(mid, kind):
         assert set(values) == empty
     if kind == "two-distance":
         assert all(v == int(v) and v >= 2 for v in numbers.values())
+
+
+def test_a_kernel_loading_during_a_move_value_map_does_not_mix_two_evaluations(monkeypatch):
+    # the kernels finish loading after the fifth cell: the stand-in answered until then
+    from hexengine import analysis_views, kernels
+    from hexengine.geometry import geometry
+    calls = []
+
+    def status():
+        return {"vc_graph": "compiled" if len(calls) >= 5 else "loading"}
+
+    def evaluate(geo, stones, colour):
+        calls.append(1)
+        return 2.0 if len(calls) > 5 else 1.0
+
+    monkeypatch.setattr(kernels, "status", status)
+    monkeypatch.setattr(analysis_views, "get_evaluation", lambda name: evaluate)
+    cells, now = analysis_views.move_value_map(geometry(4, 4), [0, 0], 0, "vc-graph")
+    assert len(cells.values) == 16 and set(cells.values.values()) == {2.0} and now == 2.0
 
 
 def test_move_values_are_the_evaluation_after_the_move(engine):
