@@ -14,7 +14,7 @@ from hexengine.solver import Solver as DFPN
 from hexengine.solver import VCKnowledge
 from hexengine.solver.knowledge import winning_cells
 
-from .test_inferior import Solver, names, position, show
+from .test_inferior import Solver, names, placed_positions, position, show
 
 
 def test_a_third_row_stone_fills_the_acute_corner_behind_it():
@@ -54,18 +54,9 @@ def test_no_pocket_without_its_stone_and_empty_cells(black, white):
 def pocket_positions(geo, rng, count, lo, hi, connected):
     """``count`` positions holding one corner pocket (its stone placed, its cells empty)
     with lo..hi random stones elsewhere, neither side connected."""
-    patterns = corner_patterns(geo.width, geo.height)
-    made = 0
-    while made < count:
-        pat = rng.choice(patterns)
-        stones = [0, 0]
-        stones[pat.colour] = pat.stone
-        free = [c for c in geo.cells if not (pat.stone | pat.empty) >> c & 1]
-        for c in rng.sample(free, rng.randint(lo, min(hi, len(free)))):
-            stones[rng.randint(0, 1)] |= 1 << c
-        if connected(stones, BLACK) or connected(stones, WHITE):
-            continue
-        made += 1
+    shapes = [(pat.colour, pat.stone, pat.empty, pat)
+              for pat in corner_patterns(geo.width, geo.height)]
+    for stones, _ in placed_positions(geo, rng, shapes, count, lo, hi, connected):
         yield stones
 
 

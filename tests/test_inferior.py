@@ -273,24 +273,22 @@ def test_dead_cell_takes_the_surrounding_colour():
 
 
 # --- edge-row cells: no proof of our own, so checked where the pattern is ----------------
-def pattern_positions(geo, judge, rng, count, lo, hi):
-    """``count`` positions undecided for ``judge``, each holding one of the board's
-    edge-row patterns (its stones placed, its cell and empty cells empty) and lo..hi random
-    stones elsewhere; yields (stones, pattern)."""
-    patterns = inferior.edge_patterns(geo.width, geo.height)
+def placed_positions(geo, rng, shapes, count, lo, hi, connected):
+    """``count`` positions, each holding one of ``shapes`` (colour, its stones, the cells
+    it needs empty, the shape itself) with lo..hi random stones elsewhere and neither side
+    connected (``connected(stones, colour)``); yields (stones, shape)."""
     made = 0
     while made < count:
-        pat = rng.choice(patterns)
-        taken = pat.cell | pat.stones | pat.empty
+        colour, own, reserved, shape = rng.choice(shapes)
         stones = [0, 0]
-        stones[pat.colour] = pat.stones
-        free = [c for c in geo.cells if not taken >> c & 1]
+        stones[colour] = own
+        free = [c for c in geo.cells if not (own | reserved) >> c & 1]
         for c in rng.sample(free, rng.randint(lo, min(hi, len(free)))):
             stones[rng.randint(0, 1)] |= 1 << c
-        if judge.connected(stones[0], BLACK) or judge.connected(stones[1], WHITE):
+        if connected(stones, BLACK) or connected(stones, WHITE):
             continue
         made += 1
-        yield stones, pat
+        yield stones, shape
 
 
 @pytest.mark.parametrize("size,count,lo,hi", [(4, 700, 0, 9), (5, 60, 9, 14)])
@@ -300,7 +298,10 @@ def test_edge_row_cells_never_change_the_winner(size, count, lo, hi):
     geo = geometry(size, size)
     rng = random.Random(size * 31 + 5)
     judge = Solver(geo)
-    for stones, pat in pattern_positions(geo, judge, rng, count, lo, hi):
+    shapes = [(pat.colour, pat.stones, pat.cell | pat.empty, pat)
+              for pat in inferior.edge_patterns(geo.width, geo.height)]
+    for stones, pat in placed_positions(geo, rng, shapes, count, lo, hi,
+                                        lambda s, c: judge.connected(s[c], c)):
         after = list(stones)
         after[pat.colour] |= pat.cell
         for to_move in (BLACK, WHITE):
