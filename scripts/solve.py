@@ -62,6 +62,10 @@ from protocol.match.runner import MatchError  # noqa: E402
 @click.option("--stone-templates/--no-stone-templates", default=None,
               help="With vc knowledge: the derived edge templates with helper stones in "
                    "the H-search [default: as vc.SOLVER_LIMITS says].")
+@click.option("--edge-band/--no-edge-band", default=None,
+              help="With vc knowledge: second-row cells joined through their edge, and "
+                   "ANDs sharing the edge cells a second-row cell captures "
+                   "(Limits.edge_band) [default: as vc.SOLVER_LIMITS says].")
 @click.option("--order", type=click.Choice(ORDERS), default="centre", show_default=True,
               help="With vc knowledge: each node's moves by centre distance, by the "
                    "circuit's current, or by the value network's move head.")
@@ -81,8 +85,9 @@ from protocol.match.runner import MatchError  # noqa: E402
                    "the moves searched per expanded node.")
 def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
          tt_size: int, compiled: bool, decompose: bool, dominated: Optional[bool],
-         stone_templates: Optional[bool], order: str, threads: int, paired: bool,
-         cluster_address: Optional[str], connect_timeout: float, profile: int) -> None:
+         stone_templates: Optional[bool], edge_band: Optional[bool], order: str,
+         threads: int, paired: bool, cluster_address: Optional[str], connect_timeout: float,
+         profile: int) -> None:
     geo = geometry(size, size)
     openings = ([geo.parse(c) for c in cells.split(",")] if cells else list(geo.cells))
     if paired and (threads < 2 or cluster_address or profile or not compiled):
@@ -92,14 +97,14 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
         if profile or not compiled:
             raise click.UsageError("--cluster solves on the workers: no --profile or --python")
         options = dict(knowledge=knowledge, tt_size=tt_size, decompose=decompose,
-                       dominated=dominated, stone_templates=stone_templates, order=order,
-                       threads=threads)
+                       dominated=dominated, stone_templates=stone_templates,
+                       edge_band=edge_band, order=order, threads=threads)
         _on_cluster(cluster_address, connect_timeout, geo, openings, limit, options)
         return
     kernels.start(wait=True)
     if paired:
         _paired(geo, openings, limit, threads, lambda: Solver(
-            _knowledge(knowledge, decompose, dominated, stone_templates, order),
+            _knowledge(knowledge, decompose, dominated, stone_templates, order, edge_band),
             tt_size=tt_size))
         return
     profiler = cProfile.Profile() if profile else None
@@ -110,7 +115,7 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
     tally = Tally()
     for cell in openings:
         if solver is None or fresh:
-            known = _knowledge(knowledge, decompose, dominated, stone_templates, order)
+            known = _knowledge(knowledge, decompose, dominated, stone_templates, order, edge_band)
             solver = Solver(known, tt_size=tt_size)
             if profiler is not None:
                 _count_moves(known, expanded)
@@ -156,13 +161,14 @@ def _paired(geo, openings: list[int], limit: float, threads: int, fresh_solver) 
 
 
 def _knowledge(name: str, decompose: bool, dominated: Optional[bool],
-               stone_templates: Optional[bool], order: str):
+               stone_templates: Optional[bool], order: str, edge_band: Optional[bool] = None):
     """The solver's knowledge by ``name``, with the options of the vc knowledge set."""
     known = knowledge_by_name(name)
     if isinstance(known, VCKnowledge):
         known.decompose, known.dominated, known.order = decompose, dominated, order
-        if stone_templates is not None and known.limits is not None:
-            known.limits = dataclasses.replace(known.limits, stone_templates=stone_templates)
+        for field, value in (("stone_templates", stone_templates), ("edge_band", edge_band)):
+            if value is not None and known.limits is not None:
+                known.limits = dataclasses.replace(known.limits, **{field: value})
     return known
 
 
@@ -214,12 +220,13 @@ class Tally:
 
 def solve_opening(size: int, cell: int, limit: float, knowledge: str, tt_size: int,
                   decompose: bool, dominated: Optional[bool], order: str, threads: int,
-                  stone_templates: Optional[bool] = None) -> dict:
+                  stone_templates: Optional[bool] = None,
+                  edge_band: Optional[bool] = None) -> dict:
     """One opening (a black stone, white to move) with a fresh solver: the task a cluster's
     worker runs.  Returns cell, winner, move, nodes, seconds and (on a worker) its name."""
     kernels.start(wait=True)
     geo = geometry(size, size)
-    known = _knowledge(knowledge, decompose, dominated, stone_templates, order)
+    known = _knowledge(knowledge, decompose, dominated, stone_templates, order, edge_band)
     started = time.monotonic()
     result = parallel.solve(Solver(known, tt_size=tt_size), geo, [1 << cell, 0], WHITE,
                             limit, threads=threads)

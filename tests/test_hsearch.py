@@ -46,11 +46,14 @@ LIMITS = [
     vc.Limits(max_ors=1, work=500),
     vc.Limits(empty_pairs=True, max_fulls=6, max_semis=12, work=20_000),
     vc.Limits(stone_templates=True),
+    vc.Limits(edge_band=True, max_fulls=6, max_semis=12, work=20_000),
+    dataclasses.replace(vc.SOLVER_LIMITS, edge_band=True),
 ]
 
 
 @pytest.mark.parametrize("limits", LIMITS, ids=["default", "tight", "no-templates", "no-or",
-                                                "empty-pairs", "stone-templates"])
+                                                "empty-pairs", "stone-templates", "edge-band",
+                                                "solver-band"])
 def test_compiled_build_equals_python_build(limits):
     rng = random.Random(hash(limits) & 0xFFFF)
     for _ in range(60):

@@ -5,6 +5,7 @@ carrier are handed to the opponent, the opponent moves first, and an exhaustive 
 find that the owner still joins the two nodes.  Mustplay is checked on whole small boards:
 every move outside it must lose.  The solvers below share nothing with the module.
 """
+import dataclasses
 import random
 import time
 
@@ -26,38 +27,61 @@ def bits(x):
         x ^= low
 
 
-def joined(geo, own, a, b):
+def _reach(geo, own, a, edges=()):
+    """The own cells joined to the cells a, and with ``edges`` (the owner's edge rows) also
+    through an edge: own stones touching one edge are joined to each other, as the
+    H-search's band connections count them."""
+    reach = geo.flood(a & own, own)
+    for _ in edges:
+        for e in edges:
+            if reach & e or a & e == e:
+                reach |= geo.flood(e & own, own)
+    return reach
+
+
+def joined(geo, own, a, b, edges=()):
     """Do ``own`` stones join the cell sets a and b (an edge is its row, a node its cells)?"""
-    return bool(geo.flood(a & own, own) & b)
+    return bool(_reach(geo, own, a, edges) & b)
 
 
-def _threats(geo, own, free, a, b):
+def _near(geo, own, a, edges):
+    """The cells that join the cells a when played: beside what a reaches, or on the row
+    of an edge it reaches through."""
+    reach = _reach(geo, own, a, edges)
+    near = geo.dilate(reach) | a
+    for e in edges:
+        if reach & e or a & e == e:
+            near |= e
+    return near
+
+
+def _threats(geo, own, free, a, b, edges=()):
     """Cells of ``free`` that join a and b at once."""
-    return ((geo.dilate(geo.flood(a & own, own)) | a)
-            & (geo.dilate(geo.flood(b & own, own)) | b) & free)
+    return _near(geo, own, a, edges) & _near(geo, own, b, edges) & free
 
 
-def holds(geo, own, free, a, b, memo):
+def holds(geo, own, free, a, b, memo, edges=()):
     """Opponent to move, only the cells of ``free`` left: does ``own`` still join a and b?
     Two cells that each join at once win (the opponent can take only one); against one the
     opponent must take it.  Replies that make two such cells are tried first."""
-    if joined(geo, own, a, b):
+    if joined(geo, own, a, b, edges):
         return True
     key = (own, free)
     if key in memo:
         return memo[key]
-    threats = _threats(geo, own, free, a, b)
+    threats = _threats(geo, own, free, a, b, edges)
     if threats & (threats - 1):
         memo[key] = True
         return True
     result = True
     for d in bits(threats or free):
         rest = free & ~(1 << d)
-        if _threats(geo, own, rest, a, b):
+        if _threats(geo, own, rest, a, b, edges):
             continue  # the owner joins at once
         replies = sorted(bits(rest), key=lambda x: -_threats(
-            geo, own | 1 << x, rest & ~(1 << x), a, b).bit_count())
-        if not any(holds(geo, own | 1 << x, rest & ~(1 << x), a, b, memo) for x in replies):
+            geo, own | 1 << x, rest & ~(1 << x), a, b, edges).bit_count())
+        if not any(holds(geo, own | 1 << x, rest & ~(1 << x), a, b, memo, edges)
+                   for x in replies):
             result = False
             break
     memo[key] = result
@@ -74,9 +98,10 @@ def node_cells(geo, conns, node, colour):
     return conns.groups.get(node, 1 << node)
 
 
-def is_real_vc(geo, stones, colour, conns, a, b, carrier, key=None):
+def is_real_vc(geo, stones, colour, conns, a, b, carrier, key=None, through_edges=False):
     """Replay a carrier: endpoints that are empty cells (and the key) become own stones,
-    every empty cell outside the carrier goes to the opponent, the opponent moves first."""
+    every empty cell outside the carrier goes to the opponent, the opponent moves first.
+    ``through_edges``: the owner's edges join what touches them (``Limits.edge_band``)."""
     empty = geo.mask & ~(stones[0] | stones[1])
     assert carrier & ~empty == 0, "carrier holds a stone"
     ca, cb = node_cells(geo, conns, a, colour), node_cells(geo, conns, b, colour)
@@ -90,7 +115,7 @@ def is_real_vc(geo, stones, colour, conns, a, b, carrier, key=None):
         assert carrier >> key & 1
         own |= 1 << key
         free &= ~(1 << key)
-    return holds(geo, own, free, ca, cb, {})
+    return holds(geo, own, free, ca, cb, {}, geo.edges[colour] if through_edges else ())
 
 
 def _centre_first(geo, cells):
@@ -153,20 +178,21 @@ def names(geo, carrier):
     return " ".join(sorted(geo.name(c) for c in bits(carrier)))
 
 
-def check_all_fulls(geo, stones, colour, conns, max_cells=12):
+def check_all_fulls(geo, stones, colour, conns, max_cells=12, through_edges=False):
     """Replay every full carrier of at most max_cells cells, and every semi likewise."""
     checked = 0
     for a, b in conns.full_pairs():
         for carrier in conns.fulls[conns._key(a, b)]:
             if carrier.bit_count() <= max_cells:
-                assert is_real_vc(geo, stones, colour, conns, a, b, carrier), \
-                    (a, b, names(geo, carrier))
+                assert is_real_vc(geo, stones, colour, conns, a, b, carrier,
+                                  through_edges=through_edges), (a, b, names(geo, carrier))
                 checked += 1
     for k, lst in conns.semis.items():
         a, b = conns._unkey(k)
         for carrier, key in zip(lst, conns.semi_keys[k]):
             if carrier.bit_count() <= max_cells:
-                assert is_real_vc(geo, stones, colour, conns, a, b, carrier, key), \
+                assert is_real_vc(geo, stones, colour, conns, a, b, carrier, key,
+                                  through_edges), \
                     (a, b, names(geo, carrier), geo.name(key))
                 checked += 1
     return checked
@@ -367,8 +393,11 @@ def test_mustplay_of_a_bridge_chain_with_one_gap():
     assert vc.build(geo, after, WHITE).edge_full() is None
 
 
-@pytest.mark.parametrize("limits", [vc.DEFAULT_LIMITS, vc.WIDE_LIMITS, vc.SOLVER_LIMITS],
-                         ids=["default", "wide", "solver"])
+BAND_LIMITS = dataclasses.replace(vc.SOLVER_LIMITS, edge_band=True)
+
+
+@pytest.mark.parametrize("limits", [vc.DEFAULT_LIMITS, vc.WIDE_LIMITS, vc.SOLVER_LIMITS,
+                                    BAND_LIMITS], ids=["default", "wide", "solver", "band"])
 def test_found_carriers_are_real_on_a_crowded_board(limits):
     rng = random.Random(7)
     geo = geometry(6, 6)
@@ -377,7 +406,8 @@ def test_found_carriers_are_real_on_a_crowded_board(limits):
         stones = random_position(geo, rng, 12, undecided=False).stones
         for colour in (BLACK, WHITE):
             conns = vc.build(geo, stones, colour, limits)
-            checked += check_all_fulls(geo, stones, colour, conns, max_cells=9)
+            checked += check_all_fulls(geo, stones, colour, conns, max_cells=9,
+                                       through_edges=limits.edge_band)
     assert checked > 100
 
 
@@ -390,7 +420,8 @@ def _random_positions(size, count, stones_range, seed):
             for _ in range(count)]
 
 
-LIMITS = {"default": vc.DEFAULT_LIMITS, "wide": vc.WIDE_LIMITS, "solver": vc.SOLVER_LIMITS}
+LIMITS = {"default": vc.DEFAULT_LIMITS, "wide": vc.WIDE_LIMITS, "solver": vc.SOLVER_LIMITS,
+          "band": BAND_LIMITS}
 
 
 def _exhaustive_check(positions):
@@ -442,6 +473,24 @@ def test_randomized_5x5_edge_vc_and_mustplay_against_exhaustive_solve():
 def test_randomized_5x5_many():
     stats = _exhaustive_check(_random_positions(5, 300, (7, 14), seed=3))
     assert stats["default"]["vc"] > 40 and stats["wide"]["vc"] > 40, stats
+
+
+def test_the_edge_band_joins_through_the_edge_and_narrows_the_mustplay():
+    """6x6, black a4, white to move.  b5 and d5 (second row) are joined through the bottom
+    edge ({a6 b6} and {c6 d6}); and with the AND that lets b5's connections share the two
+    edge cells it captures, black holds an edge-to-edge semi with key b5 that avoids a1 and
+    a2 (Wolve's build holds the same carrier), so white's mustplay loses them (and more)."""
+    geo, stones = position(6, black=["a4"])
+    plain = vc.build(geo, stones, BLACK, vc.SOLVER_LIMITS)
+    band = vc.build(geo, stones, BLACK, BAND_LIMITS)
+    b5, d5 = geo.parse("b5"), geo.parse("d5")
+    assert not plain.full(b5, d5)
+    assert cells(geo, "a6 b6 c6 d6") in band.full(b5, d5)
+    semi = cells(geo, "b1 c1 d1 e1 f1 b2 c2 d2 e2 a3 b3 c3 d3 b4 c4 d4 a5 b5 c5 d5 a6 b6 c6 d6")
+    keyed = (1 << b5, semi)  # (the key as a bit, the carrier)
+    assert keyed in band.edge_semis_keyed() and keyed not in plain.edge_semis_keyed()
+    wide, narrow = (vc.mustplay(geo, stones, WHITE, c) for c in (plain, band))
+    assert narrow & ~wide == 0 and wide & cells(geo, "a1 a2") and not narrow & cells(geo, "a1 a2")
 
 
 def test_wide_limits_see_more_of_an_open_board():

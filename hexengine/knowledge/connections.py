@@ -37,6 +37,8 @@ class Limits:
     templates: bool = True  # edge templates as base connections
     stone_templates: bool = False  # and the derived ones that need helper stones
     empty_pairs: bool = False  # derive connections between two empty cells too (Benzene)
+    edge_band: bool = False  # second-row cells two apart joined through their edge, and
+    # ANDs sharing the edge cells a second-row cell captures (docs/connections.md)
 
 
 DEFAULT_LIMITS = Limits()

@@ -55,16 +55,18 @@ _MASK64 = (1 << 64) - 1
 # I).  numba updates an array's reference count (an atomic operation) for every array passed
 # to a call and every view made, which in this kernel cost more than the work itself; so
 # carriers are always named as a row of C, never as a view, and calls pass just these three.
-(ST_SLOTS, ST_EVENTS, ST_HEAP, ST_BUDGET, ST_WON, ST_COMPLETE, ST_OVERFLOW, _ST_FREE,
+(ST_SLOTS, ST_EVENTS, ST_HEAP, ST_BUDGET, ST_WON, ST_COMPLETE, ST_OVERFLOW, L_EDGE_BAND,
  L_FULLS, L_SEMIS, L_ORS, L_CANDIDATES, L_AND, L_WORK, L_STOP_AT_WIN, L_TEMPLATES,
  L_EMPTY_PAIRS,
  N_NODES, N_CELLS, N_SLOTS, N_EVENTS, N_FB, N_SB,
  I_SLOT, I_PLIST, I_PLEN, I_PA, I_PB, I_FN, I_FLEN, I_SK, I_SN, I_SLEN, I_EVA, I_EVB, I_EVN,
  I_HEAP, I_STACK, I_ORSTACK, C_FC, C_SC, C_EV, C_T, S_SIZE) = range(44)
+# (L_EDGE_BAND sits in a slot the layout had free, so that no other index moved: kernels that
+# inline these accessors may be loaded from numba's disk cache compiled against them)
 # rows of the scratch block of C (from S[C_T])
 (R_INTER, R_UNION, R_I2, R_U2, R_ZERO, R_TPL, R_ENDBIT, R_MIDBIT, R_CAR, R_NEW, R_GNB, R_OWN,
- R_OPP, R_EMPTY, R_START, R_GOAL) = range(16)
-R_OTH = 16  # then or_candidates rows of the OR's partners, or_candidates + 1 suffix rows,
+ R_OPP, R_EMPTY, R_START, R_GOAL, R_SHARED, R_CAPT) = range(18)
+R_OTH = 18  # then or_candidates rows of the OR's partners, or_candidates + 1 suffix rows,
 # and two stacks of STACK rows: intersections, unions
 
 
@@ -368,6 +370,54 @@ def _do_or(C, I, S, a, b, k, ci):
                 top += 1
 
 
+def _edge_pair(C, nbr, erow, empty, x, row):
+    """OR into ``row`` the two neighbours of ``x`` on the edge row ``erow`` when ``x`` is a
+    second-row cell of that edge and both are empty (template II's carrier); True if so."""
+    if _has(C, erow, x):
+        return False
+    count = 0
+    for d in range(6):
+        z = nbr[x, d]
+        if z < 0:
+            break
+        if _has(C, erow, z):
+            if not _has(C, empty, z):
+                return False
+            count += 1
+    if count != 2:
+        return False
+    for d in range(6):
+        z = nbr[x, d]
+        if z < 0:
+            break
+        if _has(C, erow, z):
+            C[row, z >> 6] |= U1 << np.uint64(z & 63)
+    return True
+
+
+def _near(nbr, x, y):
+    """Whether the cells ``x`` and ``y`` have a neighbour in common."""
+    for d in range(6):
+        a = nbr[x, d]
+        if a < 0:
+            break
+        for e in range(6):
+            if nbr[y, e] < 0:
+                break
+            if nbr[y, e] == a:
+                return True
+    return False
+
+
+def _captures(C, S, nbr, t, x, row):
+    """OR into ``row`` what the empty second-row cell ``x`` captures once played: its two
+    edge cells on each own edge where both are empty (hsearch_python._captured)."""
+    if x >= S[N_CELLS] or not _has(C, t + R_EMPTY, x):
+        return
+    for e in range(2):
+        _edge_pair(C, nbr, t + R_START + e, t + R_EMPTY, x, row)
+
+
 def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, group_of,
           is_group):
     """The H-search for one colour into the workspace (C, I, S; see ``Workspace``).  The scratch
@@ -389,7 +439,7 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
         I[i] = -1
     for i in range(S[I_PLEN], S[I_PLEN] + nn):
         I[i] = 0
-    for i in range(L_FULLS):
+    for i in range(ST_OVERFLOW + 1):  # the counters, not L_EDGE_BAND beside them
         S[i] = 0
     S[ST_BUDGET] = S[L_WORK]
     S[ST_COMPLETE] = 1
@@ -478,6 +528,36 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
                 continue
             nx = group_of[x] if group_of[x] >= 0 else x
             _add_full(C, I, S, nx, mi + tp_edge[q], tpl)
+    if S[L_EDGE_BAND]:
+        # hsearch_python._add_band: second-row anchors joined through their edge
+        for e in range(2):
+            erow = t + R_START + e
+            n = 0
+            for x in range(mi):
+                if _has(C, opp, x):
+                    continue
+                for v in range(w):
+                    C[tpl, v] = U0
+                if _edge_pair(C, nbr, erow, empty, x, tpl):
+                    I[stack + n] = x
+                    n += 1
+            for i in range(n):
+                x = I[stack + i]
+                nx = group_of[x] if group_of[x] >= 0 else x
+                for j in range(i + 1, n):
+                    y = I[stack + j]
+                    ny = group_of[y] if group_of[y] >= 0 else y
+                    if nx == ny or not _near(nbr, x, y):
+                        continue
+                    for v in range(w):
+                        C[tpl, v] = U0
+                        C[gnb, v] = U0
+                    _edge_pair(C, nbr, erow, empty, x, tpl)
+                    _edge_pair(C, nbr, erow, empty, y, gnb)
+                    if not _overlap(C, tpl, gnb):
+                        for v in range(w):
+                            C[tpl, v] |= C[gnb, v]
+                        _add_full(C, I, S, nx, ny, tpl)
     if S[ST_OVERFLOW]:
         return False
     # the closure
@@ -488,6 +568,8 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
     ev = S[C_EV]
     car, new = t + R_CAR, t + R_NEW
     endbit, midbit = t + R_ENDBIT, t + R_MIDBIT
+    shared, capt = t + R_SHARED, t + R_CAPT
+    band = S[L_EDGE_BAND]
     while S[ST_HEAP]:
         if S[ST_OVERFLOW]:
             return False
@@ -528,6 +610,11 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
                 C[endbit, end >> 6] = U1 << np.uint64(end & 63)
             if not mid_own:
                 C[midbit, mid >> 6] = U1 << np.uint64(mid & 63)
+            if band:
+                for x in range(w):
+                    C[shared, x] = U0
+                _captures(C, S, nbr, t, end, shared)
+                _captures(C, S, nbr, t, mid, shared)
             plist = S[I_PLIST] + mid * nn
             for j in range(npart):
                 z = I[plist + j]
@@ -541,12 +628,34 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
                 k2 = _slot(I, S, mid, z)
                 m2 = I[flen + k2]
                 S[ST_BUDGET] -= m2
+                captured = False  # the row capt holds what end, mid and z capture
                 for i in range(min(m2, and_n)):
                     r2 = fc + k2 * fb + i
-                    if _overlap(C, r2, car) or _overlap(C, r2, endbit):
+                    if _overlap(C, r2, endbit):
                         continue
-                    for x in range(w):
-                        C[new, x] = C[car, x] | C[r2, x] | C[midbit, x]
+                    if _overlap(C, r2, car):
+                        # only cells an endpoint or the middle captures, then all of them
+                        if not band:
+                            continue
+                        if not captured:
+                            for x in range(w):
+                                C[capt, x] = C[shared, x]
+                            _captures(C, S, nbr, t, z, capt)
+                            captured = True
+                        if _has(C, capt, mid) or (z < mi and _has(C, capt, z)) \
+                                or (end < mi and _has(C, capt, end)):
+                            continue
+                        outside = False
+                        for x in range(w):
+                            if C[r2, x] & C[car, x] & ~C[capt, x]:
+                                outside = True
+                        if outside:
+                            continue
+                        for x in range(w):
+                            C[new, x] = C[car, x] | C[r2, x] | C[midbit, x] | C[capt, x]
+                    else:
+                        for x in range(w):
+                            C[new, x] = C[car, x] | C[r2, x] | C[midbit, x]
                     if mid_own:
                         _add_full(C, I, S, end, z, new)
                     else:
@@ -686,6 +795,7 @@ class Workspace:
                                         limits.and_fulls, limits.work,
                                         int(limits.stop_at_win), int(limits.templates),
                                         int(limits.empty_pairs))
+        S[L_EDGE_BAND] = int(limits.edge_band)
         S[N_NODES], S[N_CELLS], S[N_SLOTS], S[N_EVENTS], S[N_FB], S[N_SB] = (
             nn, mi, s, e, fb, sb)
         at = 0
@@ -899,7 +1009,7 @@ def _compile(compilers: kernels.Compilers) -> None:
     callers, all without reference counting (``Compilers.bare``)."""
     global _popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _new_slot
     global _before, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _add_semi
-    global _do_or
+    global _do_or, _edge_pair, _captures, _near
     global node_cells, slot_count, slot_ends, slot_fulls, full_is_empty, cell_empty
     global kernel, _links
     inline, jit = compilers.inline, compilers.bare
@@ -907,6 +1017,9 @@ def _compile(compilers: kernels.Compilers) -> None:
     (_popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _before) = (
         inline(f) for f in (_popcount, _size, _subset, _overlap, _equal, _copy, _has,
                             _slot, _before))
+    _edge_pair = inline(_edge_pair)
+    _near = inline(_near)
+    _captures = inline(_captures)
     (node_cells, slot_count, slot_ends, slot_fulls, full_is_empty, cell_empty) = (
         inline(f) for f in (node_cells, slot_count, slot_ends, slot_fulls, full_is_empty,
                             cell_empty))

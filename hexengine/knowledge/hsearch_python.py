@@ -22,6 +22,11 @@ OR rule
     smallest SCs of its pair (``or_candidates``); a combination is dropped as soon as its
     intersection stops shrinking, cannot become empty with the SCs left (their common cells
     meet it), or its union holds an existing full carrier.
+The edge band (``Limits.edge_band``, off by default)
+    Two second-row anchors at distance 2 joined to one own edge by their bridges, with no
+    edge cell in common, get a base VC through the edge; and the AND rule may let C1 and
+    C2 share cells that an endpoint or the middle cell captures once played (an empty
+    second-row cell's two edge cells), which then join the carrier.
 Which pairs
     Derived connections are kept only between pairs with at least one own node (group or
     edge).  Between two empty cells only the base connections (adjacency, bridges) exist; they
@@ -41,7 +46,7 @@ from typing import Optional
 
 from ..geometry import Geometry
 from .connections import EDGE_GOAL, EDGE_START, Connections, Limits
-from .templates import stone_templates, tables
+from .templates import second_row, stone_templates, tables
 
 
 def build(geo: Geometry, stones, colour: int, limits: Limits,
@@ -188,6 +193,7 @@ class _Builder:
         c = self.c
         lim = self.lim
         and_n = lim.and_fulls
+        captured = _captured(c) if lim.edge_band else {}
         adj = c.adj
         groups = c.groups
         queue = self.queue
@@ -218,6 +224,7 @@ class _Builder:
                 end_empty = end >= 0 and end not in groups
                 endbit = (1 << end) if end_empty else 0
                 midbit = 0 if mid_own else 1 << mid
+                shared = captured.get(end, 0) | captured.get(mid, 0)
                 for z, lst2 in list(partners.items()):
                     if z == end:
                         continue
@@ -229,12 +236,20 @@ class _Builder:
                             continue
                     self.budget -= len(lst2)
                     for c2 in lst2[:and_n]:
-                        if c2 & carrier or c2 & endbit:
+                        if c2 & endbit:
                             continue
+                        both = carrier | c2
+                        if c2 & carrier:
+                            # only cells an endpoint or the middle captures, then all of them
+                            cap = shared | captured.get(z, 0)
+                            if c2 & carrier & ~cap or (cap >> mid) & 1 or (
+                                    z >= 0 and (cap >> z) & 1) or (end >= 0 and (cap >> end) & 1):
+                                continue
+                            both |= cap
                         if mid_own:
-                            self.add_full(end, z, carrier | c2)
+                            self.add_full(end, z, both)
                         else:
-                            self.add_semi(end, z, carrier | c2 | midbit, mid)
+                            self.add_semi(end, z, both | midbit, mid)
 
 
 def _add_base(b: _Builder, conns: Connections) -> bool:
@@ -293,4 +308,37 @@ def _add_base(b: _Builder, conns: Connections) -> bool:
                 if helpers & own != helpers or (blocked >> anchor) & 1 or carrier & blocked:
                     continue
                 add(node(anchor), edge_node, carrier & empty)
+    if b.lim.edge_band:
+        _add_band(b, conns)
     return not b.out_of_time()
+
+
+def _add_band(b: _Builder, conns: Connections) -> None:
+    """Two second-row anchors (own stones or empty cells) joined to the same own edge by
+    their bridges, with no edge cell in common, are joined to each other through the edge,
+    as through an own group (what Benzene's ladder patterns give)."""
+    opp = conns.stones[1 - conns.colour]
+    empty = conns.empty
+    rows = second_row(conns.geo)
+    for edge in conns.geo.edges[conns.colour]:
+        items = [(c, conns.node(c), pair) for c, pair in rows[edge]
+                 if not (opp >> c) & 1 and pair & empty == pair]
+        near = conns.geo.neighbour_mask
+        for i, (cx, x, px) in enumerate(items):
+            for cy, y, py in items[i + 1:]:
+                if x != y and near[cx] & near[cy] and not px & py:
+                    b.add_full(x, y, px | py)
+
+
+def _captured(conns: Connections) -> dict[int, int]:
+    """Each empty second-row cell's two edge cells, both empty: once the cell is played
+    they are captured (an opponent stone on one, answered on the other, is dead: its other
+    two neighbours touch each other), so two connections through the cell may share them."""
+    empty = conns.empty
+    rows = second_row(conns.geo)
+    out: dict[int, int] = {}
+    for edge in conns.geo.edges[conns.colour]:
+        for c, pair in rows[edge]:
+            if (empty >> c) & 1 and pair & empty == pair:
+                out[c] = out.get(c, 0) | pair
+    return out

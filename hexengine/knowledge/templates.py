@@ -153,6 +153,18 @@ def edge_templates(geo: Geometry) -> dict[int, tuple[tuple[int, int], ...]]:
     return tables(geo)[1]
 
 
+@functools.lru_cache(maxsize=64)
+def second_row(geo: Geometry) -> dict[int, tuple[tuple[int, int], ...]]:
+    """Per edge mask, each cell of the row beside the edge with its two neighbours on the
+    edge row (template II's carrier), by cell."""
+    out = {}
+    for edge in (geo.top, geo.bottom, geo.left, geo.right):
+        out[edge] = tuple((c, geo.neighbour_mask[c] & edge) for c in geo.cells
+                          if not edge >> c & 1
+                          and (geo.neighbour_mask[c] & edge).bit_count() == 2)
+    return out
+
+
 def proof_board(row: int, stones, carrier) -> tuple[Geometry, list[int], int]:
     """The board on which a template (offsets from its anchor in the top-edge frame) is a
     game: the anchor on ``row`` with an own stone below it on the last row, the helper
