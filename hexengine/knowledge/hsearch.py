@@ -65,8 +65,8 @@ _MASK64 = (1 << 64) - 1
 # inline these accessors may be loaded from numba's disk cache compiled against them)
 # rows of the scratch block of C (from S[C_T])
 (R_INTER, R_UNION, R_I2, R_U2, R_ZERO, R_TPL, R_ENDBIT, R_MIDBIT, R_CAR, R_NEW, R_GNB, R_OWN,
- R_OPP, R_EMPTY, R_START, R_GOAL, R_SHARED, R_CAPT) = range(18)
-R_OTH = 18  # then or_candidates rows of the OR's partners, or_candidates + 1 suffix rows,
+ R_OPP, R_EMPTY, R_START, R_GOAL, R_CAPT) = range(17)
+R_OTH = 17  # then or_candidates rows of the OR's partners, or_candidates + 1 suffix rows,
 # and two stacks of STACK rows: intersections, unions
 
 
@@ -544,20 +544,21 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
             for i in range(n):
                 x = I[stack + i]
                 nx = group_of[x] if group_of[x] >= 0 else x
+                for v in range(w):
+                    C[tpl, v] = U0
+                _edge_pair(C, nbr, erow, empty, x, tpl)
                 for j in range(i + 1, n):
                     y = I[stack + j]
                     ny = group_of[y] if group_of[y] >= 0 else y
                     if nx == ny or not _near(nbr, x, y):
                         continue
                     for v in range(w):
-                        C[tpl, v] = U0
                         C[gnb, v] = U0
-                    _edge_pair(C, nbr, erow, empty, x, tpl)
                     _edge_pair(C, nbr, erow, empty, y, gnb)
                     if not _overlap(C, tpl, gnb):
                         for v in range(w):
-                            C[tpl, v] |= C[gnb, v]
-                        _add_full(C, I, S, nx, ny, tpl)
+                            C[gnb, v] |= C[tpl, v]
+                        _add_full(C, I, S, nx, ny, gnb)
     if S[ST_OVERFLOW]:
         return False
     # the closure
@@ -568,7 +569,7 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
     ev = S[C_EV]
     car, new = t + R_CAR, t + R_NEW
     endbit, midbit = t + R_ENDBIT, t + R_MIDBIT
-    shared, capt = t + R_SHARED, t + R_CAPT
+    capt = t + R_CAPT
     band = S[L_EDGE_BAND]
     while S[ST_HEAP]:
         if S[ST_OVERFLOW]:
@@ -610,11 +611,6 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
                 C[endbit, end >> 6] = U1 << np.uint64(end & 63)
             if not mid_own:
                 C[midbit, mid >> 6] = U1 << np.uint64(mid & 63)
-            if band:
-                for x in range(w):
-                    C[shared, x] = U0
-                _captures(C, S, nbr, t, end, shared)
-                _captures(C, S, nbr, t, mid, shared)
             plist = S[I_PLIST] + mid * nn
             for j in range(npart):
                 z = I[plist + j]
@@ -639,7 +635,9 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
                             continue
                         if not captured:
                             for x in range(w):
-                                C[capt, x] = C[shared, x]
+                                C[capt, x] = U0
+                            _captures(C, S, nbr, t, end, capt)
+                            _captures(C, S, nbr, t, mid, capt)
                             _captures(C, S, nbr, t, z, capt)
                             captured = True
                         if _has(C, capt, mid) or (z < mi and _has(C, capt, z)) \
