@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """An HTP engine that answers Benzene's ``vc-build`` and ``eval-resist`` with our own
-``vc-graph`` value (black's view; ``--negate`` turns it round), for the tests of
-scripts/resist_compare.py: compared with itself the script must find full agreement."""
-import argparse
+``vc-graph`` value (black's view), for the tests of scripts/resist_compare.py: compared
+with itself the script must find full agreement."""
 import sys
 
 from hexengine import kernels
@@ -11,9 +10,6 @@ from hexengine.evaluation import vc_graph
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--negate", action="store_true")
-    args = parser.parse_args()
     kernels.start(wait=True)
     board = Board(9)
     for line in sys.stdin:
@@ -37,7 +33,7 @@ def main() -> None:
             board.undo()
         elif cmd == "eval-resist":
             value = vc_graph.evaluate(board.geo, list(board.stones), 0)
-            reply = f"res {-value if args.negate else value:.12f} rew 0.000 reb 0.000"
+            reply = f"res {value:.12f} rew 0.000 reb 0.000"
         elif cmd != "vc-build":
             print(f"? unknown command {cmd}\n", flush=True)
             continue
