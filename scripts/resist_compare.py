@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from hexengine import kernels  # noqa: E402
 from hexengine.analysis_views import move_value_map  # noqa: E402
 from hexengine.board import Board  # noqa: E402
-from protocol.match.controller import start_engine  # noqa: E402
+from protocol.match.controller import EngineError, start_engine  # noqa: E402
 
 RESIST = re.compile(r"res\s+(\S+)\s+rew\s+(\S+)\s+reb\s+(\S+)")
 WIDTH = 15
@@ -131,28 +131,45 @@ def game_positions(paths: list[str], games: int, plies: list[int]):
                         yield board, ply % 2
 
 
+def _plies(ctx: click.Context, param: click.Parameter, value: str) -> list[int]:
+    try:
+        plies = [int(p) for p in value.split(",")]
+    except ValueError:
+        raise click.BadParameter(f"want numbers joined by commas, got {value!r}")
+    if any(p < 0 for p in plies):
+        raise click.BadParameter("plies are counted from 0")
+    return plies
+
+
 @click.command()
 @click.argument("results", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @click.option("--engine", "command", required=True,
               help="The other engine's command (it needs vc-build and eval-resist).")
 @click.option("--games", default=6, show_default=True, help="Games read from RESULTS.")
-@click.option("--plies", default="5,8,11,14", show_default=True,
+@click.option("--plies", default="5,8,11,14", show_default=True, callback=_plies,
               help="Stones on the board at the positions compared.")
 @click.option("--empty", "empty_size", type=int, default=0,
               help="Also compare every first move on an empty board of this size.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write every value as JSON.")
-def cli(results: tuple[str, ...], command: str, games: int, plies: str, empty_size: int,
-        out: Optional[str]) -> None:
+def cli(results: tuple[str, ...], command: str, games: int, plies: list[int],
+        empty_size: int, out: Optional[str]) -> None:
     """Compare our move values with another engine's eval-resist on recorded positions."""
     kernels.start(wait=True)
-    engine = start_engine(command, "other", [], 30.0)
+    try:
+        engine = start_engine(command, "other", [], 30.0)
+    except EngineError as exc:
+        raise click.ClickException(f"the other engine does not start: {exc}")
     rows = []
     try:
-        items = list(game_positions(list(results), games, [int(p) for p in plies.split(",")]))
+        items = list(game_positions(list(results), games, plies))
         if empty_size:
             items.insert(0, (Board(empty_size), 0))
         for board, colour in items:
-            row = compare(board, colour, engine)
+            try:
+                row = compare(board, colour, engine)
+            except EngineError as exc:
+                raise click.ClickException(f"the other engine failed ({exc}); it needs "
+                                           "vc-build and eval-resist")
             if row is None:
                 continue
             rows.append(row)

@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+from tests.htpclient import engine_command
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "resist_compare.py")
 ENGINE = os.path.join(ROOT, "tests", "engines", "resist_engine.py")
@@ -40,6 +42,20 @@ def test_an_engine_reading_our_evaluation_agrees_on_every_move(tmp_path):
         for cell in row["values"].values():
             assert abs(cell["ours"] - cell["theirs"]) < 1e-5
     assert "4 positions" in proc.stdout and "same first move 4 (100 %)" in proc.stdout
+
+
+def test_an_engine_without_eval_resist_is_named_not_a_traceback(tmp_path):
+    results = tmp_path / "results.jsonl"
+    results.write_text(json.dumps(GAME) + "\n")
+    ours = " ".join(engine_command() + ["--quiet"])
+    proc = subprocess.run([sys.executable, SCRIPT, str(results), "--plies", "2",
+                           "--engine", ours], capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=ROOT))
+    assert proc.returncode == 1
+    assert "needs vc-build and eval-resist" in proc.stderr and "Traceback" not in proc.stderr
+    bad = subprocess.run([sys.executable, SCRIPT, str(results), "--plies", "2,x",
+                          "--engine", ours], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "numbers joined by commas" in bad.stderr
 
 
 def test_the_rank_correlation_reads_ties_and_reversed_orders():
