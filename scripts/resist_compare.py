@@ -24,10 +24,12 @@ import math
 import os
 import re
 import sys
+import warnings
 from typing import Optional
 
 import click
 import numpy as np
+from scipy import stats
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -35,32 +37,18 @@ from hexengine import kernels  # noqa: E402
 from hexengine.analysis_views import move_value_map  # noqa: E402
 from hexengine.board import Board  # noqa: E402
 from protocol.match.controller import EngineError, start_engine  # noqa: E402
+from scripts.agreement import board_of  # noqa: E402
 
 RESIST = re.compile(r"res\s+(\S+)\s+rew\s+(\S+)\s+reb\s+(\S+)")
 WIDTH = 15
 
 
-def ranks(values: list[float]) -> np.ndarray:
-    """Average ranks (ties share their mean rank), for Spearman's correlation."""
-    order = np.argsort(values, kind="stable")
-    out = np.empty(len(values))
-    v = np.asarray(values)[order]
-    i = 0
-    while i < len(v):
-        j = i
-        while j + 1 < len(v) and v[j + 1] == v[i]:
-            j += 1
-        out[order[i:j + 1]] = (i + j) / 2.0
-        i = j + 1
-    return out
-
-
 def spearman(a: list[float], b: list[float]) -> float:
-    """Spearman's rank correlation of two equally long lists (nan when one is constant)."""
-    ra, rb = ranks(a), ranks(b)
-    if ra.std() == 0 or rb.std() == 0:
-        return float("nan")
-    return float(np.corrcoef(ra, rb)[0, 1])
+    """Spearman's rank correlation of two equally long lists, ties at their mean rank
+    (nan when one is constant)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy warns of a constant list
+        return float(stats.spearmanr(a, b)[0])
 
 
 def their_values(engine, board: Board, colour: int) -> dict[str, tuple[float, float, float]]:
@@ -121,14 +109,10 @@ def game_positions(paths: list[str], games: int, plies: list[int]):
                     return
                 game = json.loads(line)
                 seen += 1
-                width, height = (int(x) for x in game["size"].split("x"))
                 names = [m["move"] for m in game["moves"]]
                 for ply in plies:
                     if ply < len(names):
-                        board = Board(width, height)
-                        for name in names[:ply]:
-                            board.play(board.parse_move(name))
-                        yield board, ply % 2
+                        yield board_of(game["size"], names[:ply]), ply % 2
 
 
 def _plies(ctx: click.Context, param: click.Parameter, value: str) -> list[int]:
