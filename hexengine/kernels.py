@@ -216,8 +216,9 @@ def _load(last: str = "") -> None:
                 for call in kernel.warm_ups:
                     call()
                 kernel.ready.set()
-        except Exception:  # pragma: no cover - a broken install: Python or numpy it is
-            pass
+        except Exception as exc:  # a broken install: Python or numpy it is, said aloud
+            print(f"hexengine: the {kernel.name} kernel did not load ({exc!r}); its Python "
+                  "fallback answers", file=sys.stderr, flush=True)
         finally:
             kernel.tried.set()
         if kernel.name == last:

@@ -58,3 +58,24 @@ def test_preferred_kernels_load_first_then_urgent_ones_then_the_rest():
                          timeout=120, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["c", "d", "b", "a"]
+
+
+BROKEN = """
+from hexengine import kernels
+def compile(compilers):
+    raise RuntimeError("no luck")
+ready = kernels.register("broken", compile)
+kernels.start(wait=True)
+print(ready(), kernels.status()["broken"])
+"""
+
+
+def test_a_kernel_that_fails_to_load_says_so_and_stays_in_python():
+    """A failing compile or warm-up leaves the kernel's Python fallback, with a line on
+    stderr (a silent fallback once made a diagnostic read the wrong circuit)."""
+    out = subprocess.run([sys.executable, "-c", BROKEN], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "python"]
+    assert "the broken kernel did not load" in out.stderr
+    assert "no luck" in out.stderr
