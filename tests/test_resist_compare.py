@@ -59,7 +59,6 @@ def test_an_engine_without_eval_resist_is_named_not_a_traceback(tmp_path):
 
 
 def test_the_rank_correlation_reads_ties_and_reversed_orders():
-    sys.path.insert(0, ROOT)
     from scripts.resist_compare import spearman
     assert spearman([0.3, 0.1, 0.3, 0.2], [1.0, -2.0, 1.0, 0.5]) > 0.999  # ties: one rank
     assert abs(spearman([0.3, 0.1, 0.3, 0.2], [4.0, 1.0, 3.0, 2.0]) - 0.9487) < 1e-3
