@@ -12,7 +12,7 @@ from typing import Callable, Optional, TypeVar
 
 from . import book, kernels, opening
 from .board import Board
-from .evaluation import EVALUATIONS, network, resistance, two_distance
+from .evaluation import EVALUATIONS, network, resistance, two_distance, vc_graph
 from .geometry import Geometry
 from .knowledge import hsearch
 from .search import WIN, Searcher, SearchResult, minimax_root
@@ -51,9 +51,11 @@ class Player:
         self.apply_settings()
 
     def apply_settings(self) -> None:
-        """Apply the settings the evaluation reads process-wide (the circuit's ``wire``), so
-        that the analysis views score as the next search will; call after changing one."""
+        """Apply the settings the evaluations read process-wide (the circuit's ``wire``, the
+        graph circuit's division), so that the analysis views score as the next search
+        will; call after changing one."""
         resistance.set_wire(self.settings.wire)
+        vc_graph.set_division(self.settings.graph_division)
 
     def solver(self) -> Solver:
         """The DFPN solver; its proofs last for the game (and the next ones)."""

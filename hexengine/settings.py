@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from .evaluation import DEFAULT_EVALUATION, EVALUATIONS
 from .evaluation.resistance import CLAMP, STRONG
+from .evaluation.vc_graph import DIVISIONS
 from .search import ORDERINGS
 from .solver import EARLY_STONES, SOLVE_EMPTY_CELLS, SOLVE_SHARE
 
@@ -182,6 +183,10 @@ class Settings:
                            "player", low=1, high=64)
     wire: float = setting(STRONG, "Conductance of a stone's virtual connections in the "
                           "circuit.", "circuit", low=0.0, high=1000.0)
+    graph_division: str = setting("none", "Links of the graph circuit (vc-graph) whose "
+                                  "conductance is divided by one more than the cells their "
+                                  "carriers share, as Wolve's: none, empty (between empty "
+                                  "cells) or all.", "circuit", choices=DIVISIONS)
     tempo: float = setting(0.5, "Added to a leaf's static value for the side to move.",
                            low=0.0, high=CLAMP)
     reduce_after: int = setting(0, "Late move reductions: below the root, the moves after "

@@ -1,5 +1,6 @@
 """The circuit on the H-search's graph (``evaluation.vc_graph``): the compiled solve against a
 dense numpy solve of the same graph read pair by pair, known positions, and play over HTP."""
+import functools
 import math
 import random
 
@@ -13,10 +14,11 @@ from hexengine.positions import random_position
 from tests.test_evaluations import _position
 
 
-def _reference_resistance(geo, stones, colour):
+def _reference_resistance(geo, stones, colour, division="none"):
     """The same circuit built independently: every node pair with a full connection
     (``Connections.full_pairs``), groups touching an edge merged into it, a dense solve
-    (positions without a winner: no group touches both edges)."""
+    (positions without a winner: no group touches both edges); with ``division``, the
+    links it names conduct 1 / (1 + the cells all their carriers share) of their base."""
     conns = vc.build(geo, stones, colour, vc_graph.LIMITS)
     empty = geo.mask & ~(stones[0] | stones[1])
     start, goal = geo.edges[colour]
@@ -37,6 +39,8 @@ def _reference_resistance(geo, stones, colour):
         if not (empty_a or empty_b):
             continue
         g = 1.0 if empty_a and empty_b else 2.0
+        if division == "all" or (division == "empty" and empty_a and empty_b):
+            g /= 1 + bin(functools.reduce(int.__and__, conns.full(a, b))).count("1")
         i, j = nodes[node_of.get(a, a)], nodes[node_of.get(b, b)]
         lap[i, i] += g
         lap[j, j] += g
@@ -49,27 +53,52 @@ def _reference_resistance(geo, stones, colour):
     return float(np.linalg.solve(sub, current)[0])
 
 
-def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph():
+@pytest.mark.parametrize("division", vc_graph.DIVISIONS)
+def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph(division):
     from hexengine import kernels
     kernels.start(wait=True)
     assert vc_graph.ready()
     rng = random.Random(5)
     compared = 0
-    for size in (3, 5, 7, 9):
-        for _ in range(25):
-            board = random_position(size, rng, (0, size * size // 2), random_colours=1,
-                                    undecided=False)
-            if board.winner() is not None:
-                continue
-            (r_b, r_w), *_ = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)
-            for colour, r in ((BLACK, r_b), (WHITE, r_w)):
-                expected = _reference_resistance(board.geo, board.stones, colour)
-                if expected >= vc_graph.CUT or r >= vc_graph.CUT:
-                    assert expected >= vc_graph.CUT and r >= vc_graph.CUT
-                else:
-                    assert r == pytest.approx(expected, rel=1e-6, abs=1e-9)
-                compared += 1
+    vc_graph.set_division(division)
+    try:
+        for size in (3, 5, 7, 9):
+            for _ in range(25):
+                board = random_position(size, rng, (0, size * size // 2), random_colours=1,
+                                        undecided=False)
+                if board.winner() is not None:
+                    continue
+                (r_b, r_w), *_ = vc_graph._resistances(board.geo, board.stones,
+                                                       vc_graph.LIMITS)
+                for colour, r in ((BLACK, r_b), (WHITE, r_w)):
+                    expected = _reference_resistance(board.geo, board.stones, colour,
+                                                     division)
+                    if expected >= vc_graph.CUT or r >= vc_graph.CUT:
+                        assert expected >= vc_graph.CUT and r >= vc_graph.CUT
+                    else:
+                        assert r == pytest.approx(expected, rel=1e-6, abs=1e-9)
+                    compared += 1
+    finally:
+        vc_graph.set_division("none")
     assert compared > 150
+
+
+def test_the_division_weakens_a_bridge_to_a_third():
+    # black e5 with an empty board around: with every link divided, e5's bridges conduct a
+    # third and the circuit's resistance rises; the empty board stays even either way
+    from hexengine import kernels
+    kernels.start(wait=True)
+    board = _position(9, ["e5"])
+    plain = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)[0]
+    vc_graph.set_division("all")
+    try:
+        divided = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)[0]
+        empty = _position(9, [])
+        assert vc_graph.connected(empty.geo, empty.stones, BLACK)[0] == pytest.approx(0.0,
+                                                                               abs=1e-9)
+    finally:
+        vc_graph.set_division("none")
+    assert divided[0] > plain[0] and divided[1] > plain[1]
 
 
 def test_a_central_stone_outscores_an_edge_stone_and_the_empty_board_is_even():

@@ -10,6 +10,11 @@ nothing (a group touching an edge is the edge's node).  So a bridge or an edge t
 from an empty cell counts as adjacency: a cell's distance is counted in safe steps, not in
 cells.  The score is log(R_opponent / R_own), as in ``resistance``.
 
+Wolve divides each link's conductance by one more than the number of cells all of that
+pair's full carriers share (a bridge conducts a third, a pair joined two disjoint ways
+fully); ``set_division`` applies that rule to no link (the default), to the links between
+two empty cells, or to every link (``DIVISIONS``).
+
 The circuit is a dense Laplacian of at most cells + 2 nodes, solved by one compiled
 Cholesky (numba) straight from the H-search's workspace, so a position costs its two
 builds plus ~0.1 ms.  It reads the build through the H-search's accessors (``slot_ends``,
@@ -35,6 +40,8 @@ EMPTY_TO_COLOUR = 2.0
 LEAK = 1e-9  # to ground at every node: an isolated node keeps the matrix regular
 CUT = 1e6  # a resistance above this is a cut: the colour cannot join its edges
 LIMITS = WIDE_LIMITS  # Benzene's H-search: connections between empty cells too
+DIVISIONS = ("none", "empty", "all")  # the links whose conductance the shared cells divide
+DIVISION = 0  # an index into DIVISIONS (``set_division``)
 
 
 def _root(rep, x):
@@ -44,21 +51,26 @@ def _root(rep, x):
     return x
 
 
-def _link(I, S, is_group, k):
+def _link(C, I, S, is_group, k, division):
     """(a, b, conductance) of the node pair of slot ``k``: 1 between two empty cells, 2
-    between an empty cell and a group or edge, 0 between two groups or edges."""
+    between an empty cell and a group or edge, 0 between two groups or edges; where
+    ``division`` says (1: between empty cells, 2: every link), divided by one more than the
+    cells all the pair's full carriers share."""
     mi = hsearch.node_cells(S)
     a, b = hsearch.slot_ends(I, S, k)
     ea = a < mi and is_group[a] == 0
     eb = b < mi and is_group[b] == 0
     g = EMPTY_TO_EMPTY if ea and eb else EMPTY_TO_COLOUR if ea or eb else 0.0
+    if g != 0.0 and (division == 2 or (division == 1 and ea and eb)):
+        g /= 1 + hsearch.fulls_common(C, I, S, k)
     return a, b, g
 
 
-def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
+def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows, division):
     """The resistance between the colour's edges in the circuit of the build held in
     (C, I, S) (see ``hsearch.Workspace``); ``G``, ``idx`` and ``rep`` are scratch arrays
-    (nodes × nodes, nodes, nodes).  Returns CUT or more when the edges are cut apart.
+    (nodes × nodes, nodes, nodes); ``division`` as ``_link`` takes it.  Returns CUT or more
+    when the edges are cut apart.
     With ``flows``, adds to ``flow[cell]`` the current through each empty cell (a unit
     current from edge to edge: what flows in at a cell flows out again, so half the sum
     over its links)."""
@@ -71,7 +83,7 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
     for k in range(slots):
         if hsearch.slot_fulls(I, S, k) == 0:
             continue
-        a, b, g = _link(I, S, is_group, k)
+        a, b, g = _link(C, I, S, is_group, k, division)
         if g != 0.0:
             continue
         if hsearch.full_is_empty(C, S, k, 0):  # the smallest carrier
@@ -104,7 +116,7 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
     for k in range(slots):
         if hsearch.slot_fulls(I, S, k) == 0:
             continue
-        a, b, g = _link(I, S, is_group, k)
+        a, b, g = _link(C, I, S, is_group, k, division)
         if g == 0.0:
             continue
         ia = idx[rep[a]]
@@ -147,7 +159,7 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows):
         for k in range(slots):
             if hsearch.slot_fulls(I, S, k) == 0:
                 continue
-            a, b, g = _link(I, S, is_group, k)
+            a, b, g = _link(C, I, S, is_group, k, division)
             if g == 0.0:
                 continue
             ia = idx[rep[a]]
@@ -206,8 +218,15 @@ def _resistances(geo: Geometry, stones: list, limits,
     for colour in (0, 1):
         ws = hsearch.run(geo, stones, colour, limits)
         edges[colour], threats[colour] = hsearch.edge_state(ws)
-        r[colour] = float(_kernel(ws.C, ws.I, ws.S, ws.is_group, G, idx, rep, flow, flows))
+        r[colour] = float(_kernel(ws.C, ws.I, ws.S, ws.is_group, G, idx, rep, flow, flows,
+                                  DIVISION))
     return r, edges, threats, flow
+
+
+def set_division(name: str) -> None:
+    """Which links the cells their carriers share divide (one of ``DIVISIONS``)."""
+    global DIVISION
+    DIVISION = DIVISIONS.index(name)
 
 
 def usable(geo: Geometry) -> bool:

@@ -736,6 +736,20 @@ def slot_fulls(I: np.ndarray, S: np.ndarray, k: int) -> int:
     return I[S[I_FLEN] + k]
 
 
+def fulls_common(C: np.ndarray, I: np.ndarray, S: np.ndarray, k: int) -> int:
+    """How many cells all of slot ``k``'s full carriers share (0 for a pair that touches or
+    is joined two disjoint ways)."""
+    r = S[C_FC] + k * S[N_FB]
+    m = I[S[I_FLEN] + k]
+    n = 0
+    for x in range(C.shape[1]):
+        v = C[r, x]
+        for i in range(1, m):
+            v &= C[r + i, x]
+        n += _popcount(v)
+    return n
+
+
 def full_is_empty(C: np.ndarray, S: np.ndarray, k: int, i: int) -> bool:
     """Whether the ``i``-th full carrier of slot ``k`` is empty: its two nodes touch."""
     r = S[C_FC] + k * S[N_FB] + i
@@ -1008,7 +1022,8 @@ def _compile(compilers: kernels.Compilers) -> None:
     global _popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _new_slot
     global _before, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _add_semi
     global _do_or, _edge_pair, _captures, _near
-    global node_cells, slot_count, slot_ends, slot_fulls, full_is_empty, cell_empty
+    global node_cells, slot_count, slot_ends, slot_fulls, fulls_common, full_is_empty
+    global cell_empty
     global kernel, _links
     inline, jit = compilers.inline, compilers.bare
     # callees first: a compiled function finds them as compiled globals
@@ -1018,9 +1033,9 @@ def _compile(compilers: kernels.Compilers) -> None:
     _edge_pair = inline(_edge_pair)
     _near = inline(_near)
     _captures = inline(_captures)
-    (node_cells, slot_count, slot_ends, slot_fulls, full_is_empty, cell_empty) = (
-        inline(f) for f in (node_cells, slot_count, slot_ends, slot_fulls, full_is_empty,
-                            cell_empty))
+    (node_cells, slot_count, slot_ends, slot_fulls, fulls_common, full_is_empty,
+     cell_empty) = (inline(f) for f in (node_cells, slot_count, slot_ends, slot_fulls,
+                                        fulls_common, full_is_empty, cell_empty))
     (_new_slot, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _do_or,
      _add_semi) = (jit(f) for f in (_new_slot, _heap_push, _heap_pop, _drop_supersets,
                                     _insert, _add_full, _do_or, _add_semi))
