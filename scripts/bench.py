@@ -23,6 +23,7 @@ from hexengine.evaluation import EVALUATIONS, astar, circuit, shortest_path  # n
 from hexengine.knowledge import decompose, fillin_kernel, inferior, vc  # noqa: E402
 from hexengine.positions import random_position  # noqa: E402
 from hexengine.search import Searcher  # noqa: E402
+from scripts.cli_types import SIZES  # noqa: E402
 
 
 def positions(size: int, count: int, seed: int = 2026, fill: float = 0.3) -> list[Board]:
@@ -195,7 +196,7 @@ def default_table(sizes: list[int], count: int, seconds: float) -> None:
 
 
 @click.command()
-@click.option("--sizes", default="7,9,11,13", show_default=True)
+@click.option("--sizes", "size_list", type=SIZES, default="7,9,11,13", show_default=True)
 @click.option("--positions", "count", default=10, show_default=True)
 @click.option("--repeat", default=20, show_default=True, help="Evaluations per position.")
 @click.option("--depth", default=3, show_default=True, help="Fixed search depth for nodes/s.")
@@ -211,11 +212,10 @@ def default_table(sizes: list[int], count: int, seconds: float) -> None:
 @click.option("--default-search", "default_seconds", type=float, default=None,
               help="Only the default search's depth and nodes/s with this many seconds "
                    "per position.")
-def main(sizes: str, count: int, repeat: int, depth: int, width: int, trials: int,
+def main(size_list: list[int], count: int, repeat: int, depth: int, width: int, trials: int,
          vc_only: bool, inferior_only: bool, templates_only: bool,
          default_seconds: float | None) -> None:
     """Print Markdown tables of evaluation cost and search speed."""
-    size_list = [int(s) for s in sizes.split(",")]
     kernels.start(wait=True)  # the compiled kernels, as the engine uses them
     if vc_only:
         vc_table(size_list, count)

@@ -41,6 +41,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Optional
 
 import click
 
@@ -51,6 +52,7 @@ from hexengine.geometry import geometry  # noqa: E402
 from hexengine.knowledge import templates, vc  # noqa: E402
 from hexengine.knowledge.connections import EDGE_START  # noqa: E402
 from hexengine.solver import Solver, VCKnowledge  # noqa: E402
+from scripts.cli_types import NumberList  # noqa: E402
 
 # the solver and the filter know the single-stone templates only: a template is never
 # used to prove itself
@@ -128,7 +130,7 @@ def canonical(row: int, stones, carrier) -> tuple:
               help="helper stones besides the anchor (0: single-stone templates)")
 @click.option("--width", type=int, default=11, show_default=True,
               help="columns of the derivation board")
-@click.option("--cols", default="", help="the anchor's columns on the board, comma-separated "
+@click.option("--cols", type=NumberList(int, minimum=0), default=None, help="the anchor's columns on the board, comma-separated "
               "(a narrow board's sides find the narrow templates small boards need) "
               "[default: the middle one]")
 @click.option("--reach", type=int, default=3, show_default=True,
@@ -142,8 +144,8 @@ def canonical(row: int, stones, carrier) -> tuple:
               help="add to the templates already in --out instead of replacing them")
 @click.option("--show/--no-show", default=True, help="print each template kept")
 @click.option("--out", type=click.Path(dir_okay=False), required=True)
-def main(depth: int, helpers: int, width: int, cols: str, reach: int, tries: int, seconds: float,
-         seed: int, merge: bool, show: bool, out: str) -> None:
+def main(depth: int, helpers: int, width: int, cols: Optional[list[int]], reach: int,
+         tries: int, seconds: float, seed: int, merge: bool, show: bool, out: str) -> None:
     kernels.start(wait=True)
     rng = random.Random(seed)
     row = depth - 1
@@ -154,7 +156,7 @@ def main(depth: int, helpers: int, width: int, cols: str, reach: int, tries: int
     seen = {canonical(t["row"], t["stones"], t["carrier"]) for t in kept}
     t0 = time.time()
     new = 0
-    for col in [int(c) for c in cols.split(",")] if cols else [width // 2]:
+    for col in cols or [width // 2]:
         frame = Frame(depth, width, seconds, col)
         spots = [frame.geo.index(col + dc, r) for r in range(1, depth)
                  for dc in range(-reach, reach + 1)

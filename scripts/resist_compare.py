@@ -38,6 +38,7 @@ from hexengine.analysis_views import move_value_map  # noqa: E402
 from hexengine.board import Board  # noqa: E402
 from protocol.match.controller import EngineError, start_engine  # noqa: E402
 from scripts.agreement import board_of  # noqa: E402
+from scripts.cli_types import PLIES  # noqa: E402
 
 RESIST = re.compile(r"res\s+(\S+)\s+rew\s+(\S+)\s+reb\s+(\S+)")
 WIDTH = 15
@@ -115,22 +116,12 @@ def game_positions(paths: list[str], games: int, plies: list[int]):
                         yield board_of(game["size"], names[:ply]), ply % 2
 
 
-def _plies(ctx: click.Context, param: click.Parameter, value: str) -> list[int]:
-    try:
-        plies = [int(p) for p in value.split(",")]
-    except ValueError:
-        raise click.BadParameter(f"want numbers joined by commas, got {value!r}")
-    if any(p < 0 for p in plies):
-        raise click.BadParameter("plies are counted from 0")
-    return plies
-
-
 @click.command()
 @click.argument("results", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @click.option("--engine", "command", required=True,
               help="The other engine's command (it needs vc-build and eval-resist).")
 @click.option("--games", default=6, show_default=True, help="Games read from RESULTS.")
-@click.option("--plies", default="5,8,11,14", show_default=True, callback=_plies,
+@click.option("--plies", type=PLIES, default="5,8,11,14", show_default=True,
               help="Stones on the board at the positions compared.")
 @click.option("--empty", "empty_size", type=int, default=0,
               help="Also compare every first move on an empty board of this size.")

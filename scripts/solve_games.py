@@ -29,6 +29,7 @@ from hexengine.board import COLOUR_NAMES  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
 from hexengine.solver import Solver, VCKnowledge  # noqa: E402
 from protocol.match.judge import DfpnJudge  # noqa: E402
+from scripts.cli_types import PLIES  # noqa: E402
 
 
 def game_positions(paths: list[str], plies: list[int]):
@@ -55,7 +56,7 @@ def game_positions(paths: list[str], plies: list[int]):
 
 @click.command()
 @click.argument("results", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--plies", default="13,17,21", show_default=True,
+@click.option("--plies", type=PLIES, default="13,17,21", show_default=True,
               help="Positions after these many moves (comma-separated).")
 @click.option("--limit", type=float, default=0.5, show_default=True,
               help="Seconds per position for our solver.")
@@ -67,7 +68,7 @@ def game_positions(paths: list[str], plies: list[int]):
 @click.option("--decompose/--no-decompose", default=True, show_default=True)
 @click.option("--dominated/--no-dominated", default=None,
               help="Prune dominated cells [default: when the compiled fill-in has loaded].")
-def main(results: tuple[str, ...], plies: str, limit: float, judge: str,
+def main(results: tuple[str, ...], plies: list[int], limit: float, judge: str,
          judge_init: tuple[str, ...], judge_limit: float, decompose: bool,
          dominated: Optional[bool]) -> None:
     kernels.start(wait=True)
@@ -79,7 +80,7 @@ def main(results: tuple[str, ...], plies: str, limit: float, judge: str,
     seconds = 0.0
     try:
         for geo, moves, stones, colour in game_positions(
-                list(results), [int(p) for p in plies.split(",")]):
+                list(results), plies):
             expected = None
             if referee is not None:
                 expected = referee.solve(geo, stones, colour, judge_limit).winner

@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from hexengine.board import Board  # noqa: E402
 from hexengine.player import Player, Settings  # noqa: E402
 from hexengine.positions import random_position  # noqa: E402
+from scripts.cli_types import SECONDS, SIZES  # noqa: E402
 
 
 def positions(size: int, count: int, seed: int) -> list[Board]:
@@ -30,19 +31,19 @@ def positions(size: int, count: int, seed: int) -> list[Board]:
 
 
 @click.command()
-@click.option("--sizes", default="11,13", show_default=True)
-@click.option("--budgets", default="0.2,1,2", show_default=True)
+@click.option("--sizes", type=SIZES, default="11,13", show_default=True)
+@click.option("--budgets", type=SECONDS, default="0.2,1,2", show_default=True)
 @click.option("--positions", "count", default=5, show_default=True)
 @click.option("--eval", "evaluation", default=Settings.evaluation, show_default=True)
 @click.option("--seed", default=1, show_default=True)
-def main(sizes: str, budgets: str, count: int, evaluation: str, seed: int) -> None:
+def main(sizes: list[int], budgets: list[float], count: int, evaluation: str, seed: int) -> None:
     """Print a Markdown table of time used against the budget."""
     print("| size | budget s | mean s | max s | worst overrun s | allowed s |")
     print("|---|---|---|---|---|---|")
     worst_ok = True
-    for size in (int(s) for s in sizes.split(",")):
+    for size in sizes:
         boards = positions(size, count, seed)
-        for budget in (float(b) for b in budgets.split(",")):
+        for budget in budgets:
             used = []
             for board in boards:
                 player = Player(Settings(evaluation=evaluation, max_time=budget))

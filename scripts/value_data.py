@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from hexengine import kernels  # noqa: E402
 from hexengine.learning import selfplay  # noqa: E402
 from hexengine.settings import Settings  # noqa: E402
+from scripts.cli_types import NumberList  # noqa: E402
 
 
 def parse_sizes(text: str) -> list[tuple[int, float]]:
@@ -74,7 +75,8 @@ def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True)
 @click.option("--sizes", default="7:1,8:1,9:3,10:1,11:3,13:1", show_default=True,
               help="Board sizes with their weights.")
-@click.option("--temperatures", default="0.1,0.2,0.4", show_default=True,
+@click.option("--temperatures", "temps", type=NumberList(float, minimum=0.0),
+              default="0.1,0.2,0.4", show_default=True,
               help="The policy's softmax temperatures (one drawn per game).")
 @click.option("--solve-seconds", type=float, default=0.2, show_default=True,
               help="The solver's budget for each position.")
@@ -91,7 +93,7 @@ def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--save-every", type=click.IntRange(min=1), default=50, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), required=True)
-def main(games: int, jobs: int, sizes: str, temperatures: str, solve_seconds: float,
+def main(games: int, jobs: int, sizes: str, temps: list[float], solve_seconds: float,
          engine_seconds: float, engine_set: tuple[str, ...], winning_seconds: float, seed: int,
          save_every: int, out: str) -> None:
     """Play and label self-play games in ``jobs`` processes."""
@@ -104,7 +106,6 @@ def main(games: int, jobs: int, sizes: str, temperatures: str, solve_seconds: fl
         raise click.BadParameter(str(exc), param_hint="--engine-set") from None
     os.makedirs(out, exist_ok=True)
     size_weights = parse_sizes(sizes)
-    temps = [float(t) for t in temperatures.split(",")]
     args = [(job, games, size_weights, seed, out, temps, solve_seconds, save_every,
              engine_seconds, engine_set, winning_seconds) for job in range(jobs)]
     with multiprocessing.Pool(jobs) as pool:

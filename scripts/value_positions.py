@@ -29,6 +29,7 @@ from hexengine import kernels  # noqa: E402
 from hexengine.learning import selfplay  # noqa: E402
 from hexengine.learning.cases import board_of, case_of  # noqa: E402
 from protocol.match.judge import DfpnJudge  # noqa: E402
+from scripts.cli_types import SIZES, NumberList  # noqa: E402
 
 
 def mover_wins(judge: DfpnJudge, game: selfplay.Game, i: int,
@@ -46,26 +47,27 @@ def case(game: selfplay.Game, i: int) -> dict:
 
 
 @click.command()
-@click.option("--sizes", default="7,8,9", show_default=True)
+@click.option("--sizes", type=SIZES, default="7,8,9", show_default=True)
 @click.option("--per-size", type=int, default=30, show_default=True)
 @click.option("--seed", type=int, default=20261125, show_default=True)
 @click.option("--solve-seconds", type=float, default=1.0, show_default=True)
 @click.option("--judge", default="", help="Label with this HTP engine's dfpn-solve-state.")
 @click.option("--judge-init", multiple=True, help="Commands the judge gets first.")
-@click.option("--plies", default="15,50", show_default=True,
+@click.option("--plies", type=NumberList(int, minimum=0, count=2), default="15,50",
+              show_default=True,
               help="With --judge: the range of plies a position is drawn from.")
 @click.option("--out", required=True)
-def main(sizes: str, per_size: int, seed: int, solve_seconds: float, judge: str,
-         judge_init: tuple[str, ...], plies: str, out: str) -> None:
+def main(sizes: list[int], per_size: int, seed: int, solve_seconds: float, judge: str,
+         judge_init: tuple[str, ...], plies: list[int], out: str) -> None:
     """Play games until each size has ``per_size`` proved positions, and write them."""
     kernels.start(wait=True)
     referee = DfpnJudge(judge, list(judge_init)) if judge else None
-    lo, hi = (int(p) for p in plies.split(","))
+    lo, hi = plies
     rng = random.Random(seed)
     solver = selfplay.new_solver()
     policy = selfplay.circuit_policy(temperature=0.2)
     cases = []
-    for size in (int(s) for s in sizes.split(",")):
+    for size in sizes:
         picked: dict[bool, list[dict]] = {True: [], False: []}
         half = per_size // 2
         while min(len(p) for p in picked.values()) < half:
