@@ -53,14 +53,16 @@ def _reference_resistance(geo, stones, colour, division="none"):
     return float(np.linalg.solve(sub, current)[0])
 
 
-@pytest.mark.parametrize("division", vc_graph.DIVISIONS)
-def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph(division):
+@pytest.mark.parametrize("division, band", [(d, False) for d in vc_graph.DIVISIONS]
+                         + [("none", True), ("all", True)])
+def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph(division, band):
     from hexengine import kernels
     kernels.start(wait=True)
     assert vc_graph.ready()
     rng = random.Random(5)
     compared = 0
     vc_graph.set_division(division)
+    vc_graph.set_band(band)
     try:
         for size in (3, 5, 7, 9):
             for _ in range(25):
@@ -80,6 +82,7 @@ def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph(division):
                     compared += 1
     finally:
         vc_graph.set_division("none")
+        vc_graph.set_band(False)
     assert compared > 150
 
 
@@ -157,3 +160,27 @@ def test_graph_order_ranks_the_only_crossing_first():
     ranked = vc_graph.rank_moves(board.geo, board.stones)
     assert board.move_name(ranked[0]) == "c3"
     assert sorted(ranked) == sorted(board.geo.iter_bits(board.empty))
+
+
+def test_the_band_adds_connections_along_the_edges_and_changes_the_circuit():
+    # on the empty 9x9 board the band joins second-row cells through their edge: more fully
+    # joined pairs for the circuit, and a different resistance
+    from hexengine import kernels
+    from hexengine.knowledge import hsearch
+    kernels.start(wait=True)
+    board = _position(9, [])
+
+    def joined() -> int:
+        ws = hsearch.run(board.geo, board.stones, BLACK, vc_graph.LIMITS)
+        return sum(1 for k in ws.used_slots() if ws.fulls(k))
+
+    plain_pairs = joined()
+    plain = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)[0][0]
+    vc_graph.set_band(True)
+    try:
+        band_pairs = joined()
+        band = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)[0][0]
+    finally:
+        vc_graph.set_band(False)
+    assert band_pairs > plain_pairs + 50
+    assert band < plain

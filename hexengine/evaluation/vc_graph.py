@@ -13,7 +13,8 @@ cells.  The score is log(R_opponent / R_own), as in ``resistance``.
 Wolve divides each link's conductance by one more than the number of cells all of that
 pair's full carriers share (a bridge conducts a third, a pair joined two disjoint ways
 fully); ``set_division`` applies that rule to no link (the default), to the links between
-two empty cells, or to every link (``DIVISIONS``).
+two empty cells, or to every link (``DIVISIONS``); ``set_band`` adds the edge band's connections to the builds
+(``Limits.edge_band``).
 
 The circuit is a dense Laplacian of at most cells + 2 nodes, solved by one compiled
 Cholesky (numba) straight from the H-search's workspace, so a position costs its two
@@ -24,6 +25,7 @@ compiled H-search does not take) ``connected`` falls back to ``resistance.connec
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Optional
 
@@ -39,7 +41,7 @@ EMPTY_TO_EMPTY = 1.0
 EMPTY_TO_COLOUR = 2.0
 LEAK = 1e-9  # to ground at every node: an isolated node keeps the matrix regular
 CUT = 1e6  # a resistance above this is a cut: the colour cannot join its edges
-LIMITS = WIDE_LIMITS  # Benzene's H-search: connections between empty cells too
+LIMITS = WIDE_LIMITS  # Benzene's H-search: connections between empty cells too (``set_band``)
 DIVISIONS = ("none", "empty", "all")  # the links whose conductance the shared cells divide
 DIVISION = 0  # an index into DIVISIONS (``set_division``)
 
@@ -221,6 +223,14 @@ def _resistances(geo: Geometry, stones: list, limits,
         r[colour] = float(_kernel(ws.C, ws.I, ws.S, ws.is_group, G, idx, rep, flow, flows,
                                   DIVISION))
     return r, edges, threats, flow
+
+
+def set_band(on: bool) -> None:
+    """Whether the circuit's builds join second-row cells through their edge and let an AND
+    share the edge cells a second-row cell captures (``Limits.edge_band``): more of the
+    connections along each edge that Wolve's build holds, for about twice a build's cost."""
+    global LIMITS
+    LIMITS = dataclasses.replace(WIDE_LIMITS, edge_band=bool(on))
 
 
 def set_division(name: str) -> None:
