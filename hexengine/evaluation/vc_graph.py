@@ -13,8 +13,8 @@ cells.  The score is log(R_opponent / R_own), as in ``resistance``.
 Wolve divides each link's conductance by one more than the number of cells all of that
 pair's full carriers share (a bridge conducts a third, a pair joined two disjoint ways
 fully); ``set_division`` applies that rule to no link (the default), to the links between
-two empty cells, or to every link (``DIVISIONS``); ``set_band`` adds the edge band's connections to the builds
-(``Limits.edge_band``).
+two empty cells, or to every link (``DIVISIONS``).  ``set_band`` adds the edge band's
+connections to the builds (``Limits.edge_band``).
 
 The circuit is a dense Laplacian of at most cells + 2 nodes, solved by one compiled
 Cholesky (numba) straight from the H-search's workspace, so a position costs its two
