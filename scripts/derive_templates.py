@@ -130,7 +130,8 @@ def canonical(row: int, stones, carrier) -> tuple:
               help="helper stones besides the anchor (0: single-stone templates)")
 @click.option("--width", type=int, default=11, show_default=True,
               help="columns of the derivation board")
-@click.option("--cols", type=NumberList(int, minimum=0), default=None, help="the anchor's columns on the board, comma-separated "
+@click.option("--cols", type=NumberList(int, minimum=0), default=None,
+              help="the anchor's columns on the board, comma-separated "
               "(a narrow board's sides find the narrow templates small boards need) "
               "[default: the middle one]")
 @click.option("--reach", type=int, default=3, show_default=True,
