@@ -183,7 +183,7 @@ class Settings:
                            "player", low=1, high=64)
     wire: float = setting(STRONG, "Conductance of a stone's virtual connections in the "
                           "circuit.", "circuit", low=0.0, high=1000.0)
-    graph_band: bool = setting(False, "The graph circuit's H-search (vc-graph) also joins "
+    graph_band: bool = setting(True, "The graph circuit's H-search (vc-graph) also joins "
                                "second-row cells through their edge and lets an AND share "
                                "the edge cells a second-row cell captures (about twice a "
                                "build's cost).", "circuit")

@@ -55,52 +55,50 @@ def _reference_resistance(geo, stones, colour, division="none"):
 
 @pytest.mark.parametrize("division, band", [(d, False) for d in vc_graph.DIVISIONS]
                          + [("none", True), ("all", True)])
-def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph(division, band):
+def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph(division, band,
+                                                                  monkeypatch):
     from hexengine import kernels
     kernels.start(wait=True)
     assert vc_graph.ready()
     rng = random.Random(5)
     compared = 0
+    monkeypatch.setattr(vc_graph, "LIMITS", vc_graph.LIMITS)  # (restored afterwards)
+    monkeypatch.setattr(vc_graph, "DIVISION", vc_graph.DIVISION)
     vc_graph.set_division(division)
     vc_graph.set_band(band)
-    try:
-        for size in (3, 5, 7, 9):
-            for _ in range(25):
-                board = random_position(size, rng, (0, size * size // 2), random_colours=1,
-                                        undecided=False)
-                if board.winner() is not None:
-                    continue
-                (r_b, r_w), *_ = vc_graph._resistances(board.geo, board.stones,
-                                                       vc_graph.LIMITS)
-                for colour, r in ((BLACK, r_b), (WHITE, r_w)):
-                    expected = _reference_resistance(board.geo, board.stones, colour,
-                                                     division)
-                    if expected >= vc_graph.CUT or r >= vc_graph.CUT:
-                        assert expected >= vc_graph.CUT and r >= vc_graph.CUT
-                    else:
-                        assert r == pytest.approx(expected, rel=1e-6, abs=1e-9)
-                    compared += 1
-    finally:
-        vc_graph.set_division("none")
-        vc_graph.set_band(False)
+    for size in (3, 5, 7, 9):
+        for _ in range(25):
+            board = random_position(size, rng, (0, size * size // 2), random_colours=1,
+                                    undecided=False)
+            if board.winner() is not None:
+                continue
+            (r_b, r_w), *_ = vc_graph._resistances(board.geo, board.stones,
+                                                   vc_graph.LIMITS)
+            for colour, r in ((BLACK, r_b), (WHITE, r_w)):
+                expected = _reference_resistance(board.geo, board.stones, colour,
+                                                 division)
+                if expected >= vc_graph.CUT or r >= vc_graph.CUT:
+                    assert expected >= vc_graph.CUT and r >= vc_graph.CUT
+                else:
+                    assert r == pytest.approx(expected, rel=1e-6, abs=1e-9)
+                compared += 1
     assert compared > 150
 
 
-def test_the_division_weakens_a_bridge_to_a_third():
+def test_the_division_weakens_a_bridge_to_a_third(monkeypatch):
     # black e5 with an empty board around: with every link divided, e5's bridges conduct a
     # third and the circuit's resistance rises; the empty board stays even either way
     from hexengine import kernels
     kernels.start(wait=True)
+    monkeypatch.setattr(vc_graph, "DIVISION", vc_graph.DIVISION)  # (restored afterwards)
     board = _position(9, ["e5"])
+    vc_graph.set_division("none")
     plain = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)[0]
     vc_graph.set_division("all")
-    try:
-        divided = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)[0]
-        empty = _position(9, [])
-        assert vc_graph.connected(empty.geo, empty.stones, BLACK)[0] == pytest.approx(0.0,
-                                                                               abs=1e-9)
-    finally:
-        vc_graph.set_division("none")
+    divided = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)[0]
+    empty = _position(9, [])
+    assert vc_graph.connected(empty.geo, empty.stones, BLACK)[0] == pytest.approx(0.0,
+                                                                           abs=1e-9)
     assert divided[0] > plain[0] and divided[1] > plain[1]
 
 
@@ -162,25 +160,25 @@ def test_graph_order_ranks_the_only_crossing_first():
     assert sorted(ranked) == sorted(board.geo.iter_bits(board.empty))
 
 
-def test_the_band_adds_connections_along_the_edges_and_changes_the_circuit():
+def test_the_band_adds_connections_along_the_edges_and_changes_the_circuit(monkeypatch):
     # on the empty 9x9 board the band joins second-row cells through their edge: more fully
     # joined pairs for the circuit, and a different resistance
     from hexengine import kernels
     from hexengine.knowledge import hsearch
     kernels.start(wait=True)
+    monkeypatch.setattr(vc_graph, "LIMITS", vc_graph.LIMITS)  # (restored afterwards)
     board = _position(9, [])
 
     def joined() -> int:
         ws = hsearch.run(board.geo, board.stones, BLACK, vc_graph.LIMITS)
         return sum(1 for k in ws.used_slots() if ws.fulls(k))
 
-    plain_pairs = joined()
-    plain = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)[0][0]
+    def resistance_now() -> float:
+        return vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)[0][0]
+
+    vc_graph.set_band(False)
+    plain_pairs, plain = joined(), resistance_now()
     vc_graph.set_band(True)
-    try:
-        band_pairs = joined()
-        band = vc_graph._resistances(board.geo, board.stones, vc_graph.LIMITS)[0][0]
-    finally:
-        vc_graph.set_band(False)
+    band_pairs, band = joined(), resistance_now()
     assert band_pairs > plain_pairs + 50
     assert band < plain

@@ -14,7 +14,7 @@ Wolve divides each link's conductance by one more than the number of cells all o
 pair's full carriers share (a bridge conducts a third, a pair joined two disjoint ways
 fully); ``set_division`` applies that rule to no link (the default), to the links between
 two empty cells, or to every link (``DIVISIONS``).  ``set_band`` adds the edge band's
-connections to the builds (``Limits.edge_band``).
+connections to the builds (``Limits.edge_band``; the default).
 
 The circuit is a dense Laplacian of at most cells + 2 nodes, solved by one compiled
 Cholesky (numba) straight from the H-search's workspace, so a position costs its two
@@ -41,7 +41,9 @@ EMPTY_TO_EMPTY = 1.0
 EMPTY_TO_COLOUR = 2.0
 LEAK = 1e-9  # to ground at every node: an isolated node keeps the matrix regular
 CUT = 1e6  # a resistance above this is a cut: the colour cannot join its edges
-LIMITS = WIDE_LIMITS  # Benzene's H-search: connections between empty cells too (``set_band``)
+# Benzene's H-search (connections between empty cells too) with the edge band (``set_band``)
+BAND_LIMITS = dataclasses.replace(WIDE_LIMITS, edge_band=True)
+LIMITS = BAND_LIMITS
 DIVISIONS = ("none", "empty", "all")  # the links whose conductance the shared cells divide
 DIVISION = 0  # an index into DIVISIONS (``set_division``)
 
@@ -230,7 +232,7 @@ def set_band(on: bool) -> None:
     share the edge cells a second-row cell captures (``Limits.edge_band``): more of the
     connections along each edge that Wolve's build holds, for about twice a build's cost."""
     global LIMITS
-    LIMITS = dataclasses.replace(WIDE_LIMITS, edge_band=bool(on))
+    LIMITS = BAND_LIMITS if on else WIDE_LIMITS
 
 
 def set_division(name: str) -> None:
