@@ -87,7 +87,7 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows, division):
     for k in range(slots):
         if hsearch.slot_fulls(I, S, k) == 0:
             continue
-        a, b, g = _link(C, I, S, is_group, k, division)
+        a, b, g = _link(C, I, S, is_group, k, 0)  # (only whether it conducts at all)
         if g != 0.0:
             continue
         if hsearch.full_is_empty(C, S, k, 0):  # the smallest carrier
