@@ -663,7 +663,7 @@ class Searcher:
         node's connections are read on (as they are: without knowledge, or with no
         connections to read, the plain circuit is as cheap as it comes)."""
         if self.knowledge and resistance.hsearch.usable(self.geo):
-            return inferior.fill_in(self.geo, self.stones, edge=inferior.PLAY_EDGE_ROWS)[0]
+            return inferior.play_fill_in(self.geo, self.stones)[0]
         return self.stones
 
     def _store(self, key: int, depth: int, score: float, flag: int, move: Optional[int]) -> None:

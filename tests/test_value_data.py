@@ -87,7 +87,7 @@ def test_features_are_what_a_search_leaf_reads(tmp_path):
     for r in range(len(f["size"])):
         stones = stones_of(geo, f["cells"][r])
         mover = int(f["mover"][r])
-        filled = inferior.fill_in(geo, stones, edge=inferior.PLAY_EDGE_ROWS)[0]
+        filled = inferior.play_fill_in(geo, stones)[0]
         value, own, opp, _ = vc_graph.connected(geo, filled, mover)
         assert np.array_equal(f["filled"][r, :36], cells_of(geo, filled))
         assert f["circuit"][r] == np.float32(value)

@@ -267,7 +267,7 @@ def test_shipped_circuit_network_corrects_the_circuit():
         if board.winner() is not None:
             continue
         geo = board.geo
-        filled = inferior.fill_in(geo, board.stones, edge=inferior.PLAY_EDGE_ROWS)[0]
+        filled = inferior.play_fill_in(geo, board.stones)[0]
         value, own, opp, _ = vc_graph.connected(geo, filled, 0)
         got = network.corrected(geo, board.stones, 0)
         if own == 2 or opp == 2:

@@ -194,7 +194,7 @@ def leaf_reading(geo: Geometry, stones: list, colour: int) -> tuple[list, float,
     """A position as a search leaf of the graph circuit reads it: its stones with dead and
     captured cells filled in, and ``vc_graph.connected``'s value, own and opponent's
     connections on that board (``colour`` to move)."""
-    filled = (inferior.fill_in(geo, stones, edge=inferior.PLAY_EDGE_ROWS)[0]
+    filled = (inferior.play_fill_in(geo, stones)[0]
               if vc_graph.usable(geo) else stones)
     value, own, opp, _ = vc_graph.connected(geo, filled, colour)
     return filled, value, own, opp

@@ -105,7 +105,7 @@ def analyse_root(geo: Geometry, stones: list[int], colour: int,
     """Fill-in, both colours' connections and the root moves for ``colour`` to move.  The
     H-searches stop at ``deadline`` with what they have (all of it sound).  Play reads
     the fill-in without edge-row cells (``inferior.PLAY_EDGE_ROWS``)."""
-    filled_stones, filled = inferior.fill_in(geo, stones, edge=inferior.PLAY_EDGE_ROWS)
+    filled_stones, filled = inferior.play_fill_in(geo, stones)
     started = time.monotonic()
     limits = vc.WIDE_LIMITS if wide_root(geo) else None
     filled_stones, built, more = decompose.fill_decompositions(

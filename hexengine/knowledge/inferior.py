@@ -420,6 +420,12 @@ def fill_in(geo: Geometry, stones: list[int],
                                     (dead_b, dead_w), (edge_b, edge_w))
 
 
+def play_fill_in(geo: Geometry, stones: list[int]) -> tuple[list[int], Inferior]:
+    """``fill_in`` as play reads a position: edge-row cells filled only where
+    ``PLAY_EDGE_ROWS`` says so (the solver fills them; play, by default, does not)."""
+    return fill_in(geo, stones, edge=PLAY_EDGE_ROWS)
+
+
 def vulnerable(geo: Geometry, stones: list[int], colour: int) -> list[int]:
     """Per direction d, the empty cells v where ``colour``'s move is killed by the
     opponent's reply at v's neighbour in direction d (that neighbour empty)."""
