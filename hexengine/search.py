@@ -7,6 +7,7 @@ through an optional callback, which the protocol layer turns into log lines.
 """
 from __future__ import annotations
 
+import functools
 import random
 import threading
 import time
@@ -79,6 +80,7 @@ class Searcher:
         # leaves read their H-search: wired into the board circuit, or as the circuit itself
         self.connected_leaves = spec.connected
         self.graph_circuit = spec.graph
+        self.held = vc_graph.Held() if spec.graph else None  # builds kept per ply
         self.leaf_value = spec.leaf  # an undecided connected leaf's value, if not the circuit's
         self.root_wires = spec.root_wires
         # interior nodes read theirs (win in one, loss, mustplay) with either circuit
@@ -347,7 +349,7 @@ class Searcher:
             moves[:len(head)] = head
 
     def _ordered_moves(self, colour: int, ply: int, tt_move: int,
-                       d_own: int, own_cells: int, allowed: int) -> list[int]:
+                       d_own: int, own_cells: int, allowed: int, last: int = -1) -> list[int]:
         """Moves to search, best first; [] when the opponent has two or more winning cells
         (every move loses).  Order: TT move, killers, then by current (``_by_current``) or,
         with path ordering, cells on both colours' shortest paths, on the opponent's, on our
@@ -371,7 +373,8 @@ class Searcher:
                 moves.append(k)
                 taken |= 1 << k
         if self.ordering == "current":
-            return self._cut_to_width(self._by_current(colour, moves, taken, empty), ply)
+            return self._cut_to_width(
+                self._by_current(colour, moves, taken, empty, ply, last), ply)
         hist = self.history
         rank = self.centre_rank
         own_cells &= empty
@@ -410,17 +413,19 @@ class Searcher:
         return moves
 
     def _by_current(self, colour: int, moves: list[int], taken: int,
-                    allowed: int) -> list[int]:
+                    allowed: int, ply: int = 0, last: int = -1) -> list[int]:
         """``moves`` (TT move, killers) then the other empty cells by current, most first
         (or by the move head's logits, with policy ordering).  One resistance solve (or
-        one network pass) per position, cached by Zobrist key."""
+        one network pass) per position, cached by Zobrist key; the graph circuit's is read
+        on the filled board, and keeps the mover's build for the children (``Held``)."""
         key = self.hash ^ (SIDE_KEY if colour else 0)
         ranked = self.rank_cache.get(key)
         if ranked is None:
             if self.policy is not None:
                 ranked = self.policy.ranked_moves(self.geo, self.stones, colour)
             elif self.graph_order:
-                ranked = vc_graph.rank_moves(self.geo, self.stones)
+                ranked = vc_graph.rank_moves(self.geo, self._filled(), self.held, ply, colour,
+                                             self._parent(colour, last))
             else:
                 links = self.links
                 if self.connected_order and resistance.hsearch.usable(self.geo):
@@ -487,7 +492,7 @@ class Searcher:
             must = geo.mask
         if depth <= 0:
             self._depth_cut = True
-            value = self._leaf(colour, ply)
+            value = self._leaf(colour, ply, last)
             if self.quiescence and last >= 0 and abs(value) < WIN_THRESHOLD:
                 # the last stone broke into a bridge or template II of the side to move:
                 # it may also answer by restoring it (the cut is not yet made)
@@ -496,7 +501,7 @@ class Searcher:
                     stones[colour] |= 1 << reply
                     self.hash ^= self.zobrist[colour][reply]
                     try:
-                        restored = -self._leaf(1 - colour, ply + 1)
+                        restored = -self._leaf(1 - colour, ply + 1, reply)
                     finally:
                         stones[colour] ^= 1 << reply
                         self.hash ^= self.zobrist[colour][reply]
@@ -530,14 +535,15 @@ class Searcher:
         if self._node_knowledge:
             # this node's own connections, as at a leaf (and usually cached from when it was
             # one): a semi between the mover's edges wins, and only the mustplay is searched
-            _, own, opp, node_must = self._connections(key, colour, ply <= self._wide_plies)
+            _, own, opp, node_must = self._connections(key, colour, ply <= self._wide_plies,
+                                                       ply, last, True)
             decided = _decided_by_connections(own, opp, ply)
             if decided is not None:
                 return decided
             must &= node_must
             if not must:
                 return -(WIN - ply - 3)
-        moves = self._ordered_moves(colour, ply, tt_move, d_own, own_cells, must)
+        moves = self._ordered_moves(colour, ply, tt_move, d_own, own_cells, must, last)
         if not moves:
             return -(WIN - ply - 1)
         # with knowledge, a forced reply (the one block of a threat) costs no depth: ladders
@@ -597,8 +603,9 @@ class Searcher:
         self._store(key, depth, stored, flag, best_move)
         return best
 
-    def _leaf(self, colour: int, ply: int) -> float:
-        """The static value of the current position for ``colour`` to move, ``ply`` deep.
+    def _leaf(self, colour: int, ply: int, last: int = -1) -> float:
+        """The static value of the current position for ``colour`` to move, ``ply`` deep
+        (``last`` the cell of the stone just played, −1 when not known).
         Leaves repeat through transpositions (the same stones in another order), so their
         values are cached by Zobrist key; a slow evaluation is paid once."""
         geo = self.geo
@@ -615,7 +622,8 @@ class Searcher:
             elif self.connected_leaves:
                 # this leaf's own connections: a semi between the mover's edges wins
                 # in one, a full one between the opponent's has lost
-                value, own, opp, _ = self._connections(key, colour, ply <= self._wide_plies)
+                value, own, opp, _ = self._connections(key, colour, ply <= self._wide_plies,
+                                                       ply, last)
                 decided = _decided_by_connections(own, opp, ply)
                 if decided is not None:
                     value = decided
@@ -634,8 +642,8 @@ class Searcher:
             value += self.tempo
         return value
 
-    def _connections(self, key: int, colour: int,
-                     wide: bool = False) -> tuple[float, int, int, int]:
+    def _connections(self, key: int, colour: int, wide: bool = False, ply: int = 0,
+                     last: int = -1, inner: bool = False) -> tuple[float, int, int, int]:
         """What the node ``key`` with ``colour`` to move knows, as Wolve's nodes do: its
         dead and captured cells filled in, then ``resistance.connected`` on that board,
         with the vulnerable cells taken out of its mustplay.  Cached by Zobrist key for the
@@ -649,7 +657,9 @@ class Searcher:
             geo = self.geo
             filled = self._filled()
             if self.graph_circuit:
-                value, own, opp, must = vc_graph.connected(geo, filled, colour)
+                value, own, opp, must = vc_graph.connected(
+                    geo, filled, colour, None, self.held, ply, self._parent(colour, last),
+                    inner)
             else:
                 value, own, opp, must = resistance.connected(
                     geo, filled, colour, self.node_links, vc.WIDE_LIMITS if wide else None)
@@ -658,13 +668,23 @@ class Searcher:
             entry = cache[key] = (value, own, opp, must)
         return entry
 
-    def _filled(self) -> list:
-        """The current stones with their dead and captured cells filled in, the board a
-        node's connections are read on (as they are: without knowledge, or with no
-        connections to read, the plain circuit is as cheap as it comes)."""
+    def _parent(self, colour: int, last: int) -> Optional[Callable[[], list]]:
+        """The filled board a ply up (before ``last``, played by the opponent of
+        ``colour``), computed when asked: the position whose kept build serves this one."""
+        if last < 0:
+            return None
+        before = list(self.stones)
+        before[1 - colour] &= ~(1 << last)
+        return functools.partial(self._filled, before)
+
+    def _filled(self, stones: Optional[list] = None) -> list:
+        """The current stones (or ``stones``) with their dead and captured cells filled
+        in, the board a node's connections are read on (as they are: without knowledge, or
+        with no connections to read, the plain circuit is as cheap as it comes)."""
+        stones = self.stones if stones is None else stones
         if self.knowledge and resistance.hsearch.usable(self.geo):
-            return inferior.play_fill_in(self.geo, self.stones)[0]
-        return self.stones
+            return inferior.play_fill_in(self.geo, stones)[0]
+        return stones
 
     def _store(self, key: int, depth: int, score: float, flag: int, move: Optional[int]) -> None:
         if not self.use_tt:

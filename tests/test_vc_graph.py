@@ -14,13 +14,15 @@ from hexengine.positions import random_position
 from tests.test_evaluations import _position
 
 
-def _reference_resistance(geo, stones, colour, division="none"):
+def _reference_resistance(geo, stones, colour, division="none", taken=0):
     """The same circuit built independently: every node pair with a full connection
     (``Connections.full_pairs``), groups touching an edge merged into it, a dense solve
     (positions without a winner: no group touches both edges); with ``division``, the
-    links it names conduct 1 / (1 + the cells all their carriers share) of their base."""
+    links it names conduct 1 / (1 + the cells all their carriers share) of their base.
+    With ``taken`` (cells the opponent has since played), the connections of ``stones``
+    that avoid them."""
     conns = vc.build(geo, stones, colour, vc_graph.LIMITS)
-    empty = geo.mask & ~(stones[0] | stones[1])
+    empty = geo.mask & ~(stones[0] | stones[1] | taken)
     start, goal = geo.edges[colour]
     node_of = {}
     for gid, cells in conns.groups.items():
@@ -34,6 +36,9 @@ def _reference_resistance(geo, stones, colour, division="none"):
     n = len(nodes)
     lap = np.zeros((n, n))
     for a, b in conns.full_pairs():
+        if any((x >= 0 and (taken >> x) & 1) for x in (a, b)) or all(
+                c & taken for c in conns.full(a, b)):
+            continue
         empty_a = a >= 0 and (empty >> a) & 1
         empty_b = b >= 0 and (empty >> b) & 1
         if not (empty_a or empty_b):
@@ -83,6 +88,45 @@ def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph(division, band
                     assert r == pytest.approx(expected, rel=1e-6, abs=1e-9)
                 compared += 1
     assert compared > 150
+
+
+def test_a_kept_build_read_past_the_opponents_stone_is_the_build_less_that_stone():
+    # Held: the build of a position, read for the position after an opponent's stone,
+    # keeps exactly the connections that avoid it (against a dense solve of those), and
+    # is not used where the colour's own stones differ
+    from hexengine import kernels
+    kernels.start(wait=True)
+    rng = random.Random(11)
+    held = vc_graph.Held()
+    compared = 0
+    for size in (5, 7, 9):
+        for _ in range(20):
+            board = random_position(size, rng, (0, size * size // 3), random_colours=1,
+                                    undecided=False)
+            if board.winner() is not None:
+                continue
+            geo, before = board.geo, board.stones
+            empty = geo.mask & ~(before[0] | before[1])
+            colour = rng.randrange(2)
+            cell = rng.choice(list(geo.iter_bits(empty)))
+            after = list(before)
+            after[1 - colour] |= 1 << cell
+            held.build(geo, before, colour, vc_graph.LIMITS, 0)
+            ws, taken = held.read(geo, after, colour, vc_graph.LIMITS, 0, None)
+            assert taken == 1 << cell
+            (r_b, r_w), *_ = vc_graph._resistances(geo, after, vc_graph.LIMITS, False,
+                                                   held, 1, colour, None)
+            r = (r_b, r_w)[colour]
+            expected = _reference_resistance(geo, before, colour, "none", 1 << cell)
+            if expected >= vc_graph.CUT or r >= vc_graph.CUT:
+                assert expected >= vc_graph.CUT and r >= vc_graph.CUT
+            else:
+                assert r == pytest.approx(expected, rel=1e-6, abs=1e-9)
+            own_moved = list(before)
+            own_moved[colour] |= 1 << cell
+            assert held.read(geo, own_moved, colour, vc_graph.LIMITS, 0, None) == (None, 0)
+            compared += 1
+    assert compared > 40
 
 
 def test_the_division_weakens_a_bridge_to_a_third(monkeypatch):

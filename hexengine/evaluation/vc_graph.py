@@ -16,6 +16,11 @@ fully); ``set_division`` applies that rule to no link (the default), to the link
 two empty cells, or to every link (``DIVISIONS``).  ``set_band`` adds the edge band's
 connections to the builds (``Limits.edge_band``; the default).
 
+A search keeps builds between plies (``Held``): a position's side to move has no new
+stone, so its build is the one of the position a ply up with the connections through the
+opponent's new stone dropped (the circuit skips them, ``graph_resistance``'s exclusion);
+only the mover's build is made afresh, which takes a fixed-depth search 0.7–0.9× the time.
+
 The circuit is a dense Laplacian of at most cells + 2 nodes, solved by one compiled
 Cholesky (numba) straight from the H-search's workspace, so a position costs its two
 builds plus ~0.1 ms.  It reads the build through the H-search's accessors (``slot_ends``,
@@ -27,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -70,11 +75,30 @@ def _link(C, I, S, is_group, k, division):
     return a, b, g
 
 
-def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows, division):
+def _taken(ex, c):
+    """Whether cell ``c`` is among the cells of the carrier row ``ex``."""
+    return (ex[c >> 6] >> np.uint64(c & 63)) & np.uint64(1) != np.uint64(0)
+
+
+def _broken(C, I, S, k, ex):
+    """Whether every full connection of slot ``k`` runs through a cell of ``ex`` (or an
+    end is one)."""
+    mi = hsearch.node_cells(S)
+    a, b = hsearch.slot_ends(I, S, k)
+    if (a < mi and _taken(ex, a)) or (b < mi and _taken(ex, b)):
+        return True
+    return not hsearch.full_avoiding(C, I, S, k, ex)
+
+
+def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows, division, ex, has_ex):
     """The resistance between the colour's edges in the circuit of the build held in
     (C, I, S) (see ``hsearch.Workspace``); ``G``, ``idx`` and ``rep`` are scratch arrays
     (nodes × nodes, nodes, nodes); ``division`` as ``_link`` takes it.  Returns CUT or more
     when the edges are cut apart.
+    With ``has_ex``, the build is read for a position where the opponent has since taken
+    the cells of ``ex`` (a carrier row): the connections whose carriers or ends hold one are
+    gone, the rest stand (a sound part of what a build there would find; a division still
+    counts the shared cells of all the pair's carriers).
     With ``flows``, adds to ``flow[cell]`` the current through each empty cell (a unit
     current from edge to edge: what flows in at a cell flows out again, so half the sum
     over its links)."""
@@ -85,7 +109,7 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows, division):
         rep[x] = x
     # a group touching an edge (a full connection with an empty carrier) is the edge's node
     for k in range(slots):
-        if hsearch.slot_fulls(I, S, k) == 0:
+        if hsearch.slot_fulls(I, S, k) == 0 or (has_ex and _broken(C, I, S, k, ex)):
             continue
         a, b, g = _link(C, I, S, is_group, k, 0)  # (only whether it conducts at all)
         if g != 0.0:
@@ -110,7 +134,8 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows, division):
     n = 1
     for c in range(mi):
         if rep[c] == c and c != goal and c != start and (
-                is_group[c] or hsearch.cell_empty(C, S, c)):
+                is_group[c] or (hsearch.cell_empty(C, S, c)
+                                and not (has_ex and _taken(ex, c)))):
             idx[c] = n
             n += 1
     for i in range(n):
@@ -118,7 +143,7 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows, division):
             G[i, j] = 0.0
         G[i, i] = LEAK
     for k in range(slots):
-        if hsearch.slot_fulls(I, S, k) == 0:
+        if hsearch.slot_fulls(I, S, k) == 0 or (has_ex and _broken(C, I, S, k, ex)):
             continue
         a, b, g = _link(C, I, S, is_group, k, division)
         if g == 0.0:
@@ -161,7 +186,7 @@ def graph_resistance(C, I, S, is_group, G, idx, rep, flow, flows, division):
         vec[i] = s / G[i, i]
     if flows and vec[0] < CUT:
         for k in range(slots):
-            if hsearch.slot_fulls(I, S, k) == 0:
+            if hsearch.slot_fulls(I, S, k) == 0 or (has_ex and _broken(C, I, S, k, ex)):
                 continue
             a, b, g = _link(C, I, S, is_group, k, division)
             if g == 0.0:
@@ -183,9 +208,11 @@ _kernel = graph_resistance
 
 def _compile(compilers: kernels.Compilers) -> None:
     """Replace the kernel's functions by compiled ones (numba compiles at the first call)."""
-    global _kernel, _root, _link
-    jit = compilers.jit
+    global _kernel, _root, _link, _taken, _broken
+    jit, inline = compilers.jit, compilers.inline
     _root, _link = jit(_root), jit(_link)  # callees first
+    _taken = inline(_taken)
+    _broken = jit(_broken)
     _kernel = jit(graph_resistance)
 
 
@@ -200,6 +227,7 @@ kernels.warm_up("vc_graph", _warm_up)
 
 
 _SCRATCH: dict[int, tuple] = {}
+_NO_CELLS = {w: np.zeros(w, np.uint64) for w in range(1, 12)}  # an empty exclusion row
 
 
 def _scratch(geo: Geometry) -> tuple:
@@ -211,22 +239,80 @@ def _scratch(geo: Geometry) -> tuple:
     return arrays
 
 
-def _resistances(geo: Geometry, stones: list, limits,
-                 flows: bool = False) -> tuple[list, list, list, np.ndarray]:
+def _resistances(geo: Geometry, stones: list, limits, flows: bool = False,
+                 held: Optional["Held"] = None, ply: int = 0, colour: int = 0,
+                 parent: Optional[Callable[[], list]] = None, keep: bool = False
+                 ) -> tuple[list, list, list, np.ndarray]:
     """Both colours' resistance, what joins their edges and their threat carrier (as
     ``hsearch.edge_state`` reads them), from one build each; and, with ``flows``, the
-    current through each cell summed over both circuits (``flow[cell]``)."""
+    current through each cell summed over both circuits (``flow[cell]``).
+    With ``held`` (the position ``ply`` deep, ``colour`` to move, ``parent`` giving the
+    stones one ply up): the other colour's build is read from the one kept a ply up where
+    it still holds (``Held.read``), and with ``keep`` (a position whose children will be
+    read) the mover's is kept for the next ply."""
     G, idx, rep, flow = _scratch(geo)
     flow[:] = 0.0
     r, edges, threats = [0.0, 0.0], [0, 0], [-1, -1]
-    for colour in (0, 1):
-        ws = hsearch.run(geo, stones, colour, limits)
-        edges[colour], threats[colour] = hsearch.edge_state(ws)
-        r[colour] = float(_kernel(ws.C, ws.I, ws.S, ws.is_group, G, idx, rep, flow, flows,
-                                  DIVISION))
+    for c in (0, 1):
+        ws, taken = None, 0
+        if held is not None:
+            if c == colour:
+                ws, taken = held.read(geo, stones, c, limits, ply - 1, parent)
+            elif keep:
+                ws = held.build(geo, stones, c, limits, ply)
+        if ws is None:
+            ws = hsearch.run(geo, stones, c, limits)
+        edges[c], threats[c] = hsearch.edge_state(ws, True, taken)
+        ex = _NO_CELLS[ws.C.shape[1]] if not taken else hsearch.words(taken, ws.C.shape[1])
+        r[c] = float(_kernel(ws.C, ws.I, ws.S, ws.is_group, G, idx, rep, flow, flows,
+                             DIVISION, ex, bool(taken)))
     return r, edges, threats, flow
 
 
+class Held:
+    """One build kept per ply of a search, so that a position the opponent has entered
+    by one stone (or a few: its fill-in) is read from the build of the position before
+    (Benzene's incremental update for the opponent's move) instead of built afresh.
+
+    A position's mover has a stone more, so its build is made anew and kept at its ply;
+    the other colour's build is the one kept a ply up, with the connections through the
+    mover's new stones dropped: sound, and missing only what the soft limits had left out
+    there.  Held by one searcher; positions are matched by their stones, so it never needs
+    clearing."""
+
+    PLIES = 24  # kept for the first plies only (a workspace is 1–3 MB; forced lines run deep)
+
+    def __init__(self) -> None:
+        self._at: dict[int, tuple] = {}  # ply -> (geo, limits, colour, own, opp, workspace)
+
+    def build(self, geo: Geometry, stones: list, colour: int, limits, ply: int):
+        """``colour``'s build of ``stones``, kept at ``ply`` (below ``PLIES``)."""
+        if ply >= self.PLIES:
+            return hsearch.run(geo, stones, colour, limits)
+        entry = self._at.get(ply)
+        ws = entry[5] if entry is not None and entry[0] is geo and entry[1] is limits else None
+        ws = hsearch.run(geo, stones, colour, limits, ws or hsearch.Workspace(geo, limits))
+        self._at[ply] = (geo, limits, colour, stones[colour], stones[1 - colour], ws)
+        return ws
+
+    def read(self, geo: Geometry, stones: list, colour: int, limits, ply: int,
+             parent: Optional[Callable[[], list]]) -> tuple:
+        """(the build kept at ``ply`` and the cells the opponent has taken since, as a
+        bitboard) where that build is ``colour``'s of a position with the same stones of
+        ``colour`` and some of the opponent's; else the ``parent`` position's build is made
+        there first; (None, 0) when that does not hold either."""
+        if ply >= self.PLIES:
+            return None, 0
+        for attempt in (0, 1):
+            entry = self._at.get(ply)
+            if (entry is not None and entry[0] is geo and entry[1] is limits
+                    and entry[2] == colour and entry[3] == stones[colour]
+                    and not entry[4] & ~stones[1 - colour]):
+                return entry[5], stones[1 - colour] & ~entry[4]
+            if attempt or parent is None or ply < 0:
+                break
+            self.build(geo, parent(), colour, limits, ply)
+        return None, 0
 def set_band(on: bool) -> None:
     """Whether the circuit's builds join second-row cells through their edge and let an AND
     share the edge cells a second-row cell captures (``Limits.edge_band``): more of the
@@ -246,14 +332,18 @@ def usable(geo: Geometry) -> bool:
     return ready() and hsearch.usable(geo)
 
 
-def connected(geo: Geometry, stones: list, colour: int,
-              limits: Optional[Limits] = None) -> tuple[float, int, int, int]:
+def connected(geo: Geometry, stones: list, colour: int, limits: Optional[Limits] = None,
+              held: Optional[Held] = None, ply: int = 0,
+              parent: Optional[Callable[[], list]] = None,
+              keep: bool = False) -> tuple[float, int, int, int]:
     """As ``resistance.connected`` (score, what joins ``colour``'s edges, what joins the
-    opponent's, the mustplay), the score from this circuit."""
+    opponent's, the mustplay), the score from this circuit.  A search passes its ``held``
+    builds, the position's ``ply``, its ``parent`` and ``keep`` (see ``_resistances``)."""
     if not usable(geo):
         return resistance.connected(geo, stones, colour, None, limits)
     empty = geo.mask & ~(stones[0] | stones[1])
-    (r_b, r_w), edges, threats, _ = _resistances(geo, stones, limits or LIMITS)
+    (r_b, r_w), edges, threats, _ = _resistances(geo, stones, limits or LIMITS, False,
+                                                 held, ply, colour, parent, keep)
     own, opp = edges[colour], edges[1 - colour]
     must = 0 if opp == 2 else empty & threats[1 - colour]
     if own == 2 or opp == 2:
@@ -280,12 +370,16 @@ def evaluate(geo: Geometry, stones: list, colour: int) -> float:
     return connected(geo, stones, colour)[0]
 
 
-def rank_moves(geo: Geometry, stones: list) -> list[int]:
+def rank_moves(geo: Geometry, stones: list, held: Optional[Held] = None, ply: int = 0,
+               colour: int = 0, parent: Optional[Callable[[], list]] = None) -> list[int]:
     """The empty cells by the current through them in both colours' circuits, most first
-    (Wolve's move order; cells no current reaches, such as dead ones, last)."""
+    (Wolve's move order; cells no current reaches, such as dead ones, last).  A search
+    passes its ``held`` builds and the position's ``ply``, side to move and ``parent``: the
+    position's children are read from the mover's build, kept (``_resistances``)."""
     if not usable(geo):
         return resistance.rank_moves(geo, stones, 0)
-    *_, flow = _resistances(geo, stones, LIMITS, True)
+    *_, flow = _resistances(geo, stones, LIMITS, True, held, ply, colour, parent,
+                            held is not None)
     cells = list(geo.iter_bits(geo.mask & ~(stones[0] | stones[1])))
     cells.sort(key=lambda c: -flow[c])
     return cells

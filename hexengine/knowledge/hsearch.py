@@ -750,6 +750,22 @@ def fulls_common(C: np.ndarray, I: np.ndarray, S: np.ndarray, k: int) -> int:
     return n
 
 
+def full_avoiding(C: np.ndarray, I: np.ndarray, S: np.ndarray, k: int,
+                  ex: np.ndarray) -> bool:
+    """Whether one of slot ``k``'s full carriers holds none of the cells of ``ex`` (a
+    carrier row: cells the opponent has taken since the build, whose carriers are broken)."""
+    r = S[C_FC] + k * S[N_FB]
+    for i in range(I[S[I_FLEN] + k]):
+        hit = False
+        for x in range(C.shape[1]):
+            if C[r + i, x] & ex[x]:
+                hit = True
+                break
+        if not hit:
+            return True
+    return False
+
+
 def full_is_empty(C: np.ndarray, S: np.ndarray, k: int, i: int) -> bool:
     """Whether the ``i``-th full carrier of slot ``k`` is empty: its two nodes touch."""
     r = S[C_FC] + k * S[N_FB] + i
@@ -928,15 +944,18 @@ def _rows(masks: list[int], w: int) -> np.ndarray:
 _WORKSPACES: dict = {}
 
 
-def run(geo: Geometry, stones, colour: int, limits) -> Workspace:
+def run(geo: Geometry, stones, colour: int, limits,
+        workspace: Optional[Workspace] = None) -> Workspace:
     """The compiled build for ``colour``; the workspace holding its result stays valid until
-    the next build on this board size with these limits."""
+    the next build on this board size with these limits.  With ``workspace`` (one made for
+    this board and these limits) the build goes there instead and stays until the caller
+    builds there again; the workspace returned may be a larger one that replaces it."""
     w, nbr, br_x, br_y, br_c, per_colour = tables(geo)
     start, goal, single = per_colour[colour]
     anchor, edge, car, helpers, first = (stone_tables(geo, colour) if limits.stone_templates
                                          else single)
     key = (geo.width, geo.height, limits)
-    ws = _WORKSPACES.get(key)
+    ws = workspace or _WORKSPACES.get(key)
     if ws is None:
         if len(_WORKSPACES) >= 8:
             _WORKSPACES.clear()
@@ -953,7 +972,9 @@ def run(geo: Geometry, stones, colour: int, limits) -> Workspace:
         if kernel(C, ws.I, ws.S, nbr, br_x, br_y, br_c, anchor, edge, car, helpers, first,
                   ws.group_of, ws.is_group):
             return ws
-        ws = _WORKSPACES[key] = ws.grown(geo)
+        ws = ws.grown(geo)
+        if workspace is None:
+            _WORKSPACES[key] = ws
 
 
 kernel = build  # replaced by the compiled function when numba has loaded it
@@ -986,11 +1007,24 @@ def wires(geo: Geometry, stones, pos, per_pair: int, limits=None,
     return out[:n]
 
 
-def edge_state(ws: Workspace, threat: bool = True) -> tuple[int, int]:
+def edge_state(ws: Workspace, threat: bool = True, exclude: int = 0) -> tuple[int, int]:
     """What joins the built colour's edges (2 a full connection, 1 a semi connection, 0
     neither) and, for 1 (and ``threat``), the intersection of its edge-to-edge semi
-    carriers, keys included: the opponent's mustplay (−1 otherwise)."""
+    carriers, keys included: the opponent's mustplay (−1 otherwise).  With ``exclude``
+    (cells the opponent has taken since the build), only the carriers that avoid them."""
     k = ws.pair_slot(EDGE_START, EDGE_GOAL)
+    if exclude and k >= 0:
+        if any(not c & exclude for c in ws.fulls(k)):
+            return 2, -1
+        semis = [c for _, c in ws.semis(k) if not c & exclude]
+        if not semis:
+            return 0, -1
+        if not threat:
+            return 1, -1
+        common = semis[0]
+        for c in semis[1:]:
+            common &= c
+        return 1, common
     S, I = ws.S, ws.I
     state = 0 if k < 0 else 2 if I[S[I_FLEN] + k] else 1 if I[S[I_SLEN] + k] else 0
     if state != 1 or not threat:
@@ -1023,7 +1057,7 @@ def _compile(compilers: kernels.Compilers) -> None:
     global _before, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _add_semi
     global _do_or, _edge_pair, _captures, _near
     global node_cells, slot_count, slot_ends, slot_fulls, fulls_common, full_is_empty
-    global cell_empty
+    global cell_empty, full_avoiding
     global kernel, _links
     inline, jit = compilers.inline, compilers.bare
     # callees first: a compiled function finds them as compiled globals
@@ -1034,8 +1068,9 @@ def _compile(compilers: kernels.Compilers) -> None:
     _near = inline(_near)
     _captures = inline(_captures)
     (node_cells, slot_count, slot_ends, slot_fulls, fulls_common, full_is_empty,
-     cell_empty) = (inline(f) for f in (node_cells, slot_count, slot_ends, slot_fulls,
-                                        fulls_common, full_is_empty, cell_empty))
+     cell_empty, full_avoiding) = (inline(f) for f in (
+         node_cells, slot_count, slot_ends, slot_fulls, fulls_common, full_is_empty,
+         cell_empty, full_avoiding))
     (_new_slot, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _do_or,
      _add_semi) = (jit(f) for f in (_new_slot, _heap_push, _heap_pop, _drop_supersets,
                                     _insert, _add_full, _do_or, _add_semi))
