@@ -195,6 +195,30 @@ def default_table(sizes: list[int], count: int, seconds: float) -> None:
     print()
 
 
+def default_depth_table(sizes: list[int], count: int, depth: int) -> None:
+    """Markdown rows: the default player's search to a fixed ``depth`` on each position:
+    nodes and the process's CPU seconds (what a loaded machine's other work does not
+    change), and the moves chosen, so that two versions compare move by move."""
+    from hexengine.player import Player, Settings
+
+    print(f"the default search to depth {depth}, 10 % of the cells filled, CPU seconds of "
+          "this process:\n")
+    print("| size | positions | nodes | CPU s | nodes per CPU s | moves |")
+    print("|---|---|---|---|---|---|")
+    for size in sizes:
+        nodes, cpu, moves = 0, 0.0, []
+        for board in positions(size, count, fill=0.1):
+            player = Player(Settings(max_depth=depth))  # a fresh engine each position
+            began = time.process_time()
+            result = player.genmove(board, board.to_move, 600.0)
+            cpu += time.process_time() - began
+            nodes += result.nodes
+            moves.append(board.geo.name(result.move))
+        print(f"| {size}x{size} | {count} | {nodes:,} | {cpu:.1f} | {nodes / cpu:,.0f} | "
+              f"{' '.join(moves)} |")
+    print()
+
+
 @click.command()
 @click.option("--sizes", "size_list", type=SIZES, default="7,9,11,13", show_default=True)
 @click.option("--positions", "count", default=10, show_default=True)
@@ -212,9 +236,11 @@ def default_table(sizes: list[int], count: int, seconds: float) -> None:
 @click.option("--default-search", "default_seconds", type=float, default=None,
               help="Only the default search's depth and nodes/s with this many seconds "
                    "per position.")
+@click.option("--default-depth", "default_depth", type=click.IntRange(1, 64), default=None,
+              help="Only the default search to this depth: nodes per CPU second, moves.")
 def main(size_list: list[int], count: int, repeat: int, depth: int, width: int, trials: int,
          vc_only: bool, inferior_only: bool, templates_only: bool,
-         default_seconds: float | None) -> None:
+         default_seconds: float | None, default_depth: int | None) -> None:
     """Print Markdown tables of evaluation cost and search speed."""
     kernels.start(wait=True)  # the compiled kernels, as the engine uses them
     if vc_only:
@@ -225,6 +251,9 @@ def main(size_list: list[int], count: int, repeat: int, depth: int, width: int, 
         return
     if default_seconds is not None:
         default_table(size_list, count, default_seconds)
+        return
+    if default_depth is not None:
+        default_depth_table(size_list, count, default_depth)
         return
     boards = {size: positions(size, count) for size in size_list}
     if inferior_only:
