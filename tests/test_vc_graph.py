@@ -129,6 +129,22 @@ def test_a_kept_build_read_past_the_opponents_stone_is_the_build_less_that_stone
     assert compared > 40
 
 
+def test_kept_builds_stay_within_their_memory_and_follow_the_board(monkeypatch):
+    from hexengine import kernels
+    kernels.start(wait=True)
+    small, large = _position(5, ["c3"]), _position(7, ["d4"])
+    held = vc_graph.Held()
+    monkeypatch.setattr(vc_graph.Held, "BYTES", 0)  # one workspace, then none kept
+    held.build(small.geo, small.stones, WHITE, vc_graph.LIMITS, 0)
+    held.build(small.geo, small.stones, WHITE, vc_graph.LIMITS, 1)
+    assert held.read(small.geo, small.stones, WHITE, vc_graph.LIMITS, 0, None)[1] == 0
+    assert held.read(small.geo, small.stones, WHITE, vc_graph.LIMITS, 0, None)[0] is not None
+    assert held.read(small.geo, small.stones, WHITE, vc_graph.LIMITS, 1, None) == (None, 0)
+    held.build(large.geo, large.stones, WHITE, vc_graph.LIMITS, 1)  # another board: anew
+    assert held.read(small.geo, small.stones, WHITE, vc_graph.LIMITS, 0, None) == (None, 0)
+    assert held.read(large.geo, large.stones, WHITE, vc_graph.LIMITS, 1, None)[0] is not None
+
+
 def test_the_division_weakens_a_bridge_to_a_third(monkeypatch):
     # black e5 with an empty board around: with every link divided, e5's bridges conduct a
     # third and the circuit's resistance rises; the empty board stays even either way

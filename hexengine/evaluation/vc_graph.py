@@ -269,6 +269,10 @@ def _resistances(geo: Geometry, stones: list, limits, flows: bool = False,
     return r, edges, threats, flow
 
 
+def _bytes(ws) -> int:
+    return ws.C.nbytes + ws.I.nbytes
+
+
 class Held:
     """One build kept per ply of a search, so that a position the opponent has entered
     by one stone (or a few: its fill-in) is read from the build of the position before
@@ -280,18 +284,24 @@ class Held:
     there.  Held by one searcher; positions are matched by their stones, so it never needs
     clearing."""
 
-    PLIES = 24  # kept for the first plies only (a workspace is 1–3 MB; forced lines run deep)
+    PLIES = 24  # kept for the first plies only (forced lines run deep)
+    BYTES = 96 << 20  # and no more workspaces than this holds (one is 2 MB on 9x9, 16 on 19x19)
 
     def __init__(self) -> None:
         self._at: dict[int, tuple] = {}  # ply -> (geo, limits, colour, own, opp, workspace)
 
     def build(self, geo: Geometry, stones: list, colour: int, limits, ply: int):
-        """``colour``'s build of ``stones``, kept at ``ply`` (below ``PLIES``)."""
-        if ply >= self.PLIES:
-            return hsearch.run(geo, stones, colour, limits)
+        """``colour``'s build of ``stones``, kept at ``ply`` (below ``PLIES``, and while
+        the workspaces fit in ``BYTES``)."""
+        if self._at and (geo, limits) != self._at[next(iter(self._at))][:2]:
+            self._at.clear()  # another board or other limits: start again
         entry = self._at.get(ply)
-        ws = entry[5] if entry is not None and entry[0] is geo and entry[1] is limits else None
-        ws = hsearch.run(geo, stones, colour, limits, ws or hsearch.Workspace(geo, limits))
+        ws = entry[5] if entry is not None else None
+        if ws is None:
+            if ply >= self.PLIES or sum(_bytes(e[5]) for e in self._at.values()) > self.BYTES:
+                return hsearch.run(geo, stones, colour, limits)  # not kept
+            ws = hsearch.Workspace(geo, limits)
+        ws = hsearch.run(geo, stones, colour, limits, ws)
         self._at[ply] = (geo, limits, colour, stones[colour], stones[1 - colour], ws)
         return ws
 
