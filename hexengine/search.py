@@ -648,7 +648,9 @@ class Searcher:
         dead and captured cells filled in, then ``resistance.connected`` on that board,
         with the vulnerable cells taken out of its mustplay.  Cached by Zobrist key for the
         whole game (a position's knowledge does not depend on the root), or for one search
-        when the root's wires join its circuit (``root_links``)."""
+        when the root's wires join its circuit (``root_links``).  The graph circuit reads
+        the position from the builds kept a ply up (``vc_graph.Held``: ``ply`` deep, after
+        ``last``), and an ``inner`` node keeps its mover's build for its children."""
         cache = self.wide_cache if wide else self.connection_cache
         entry = cache.get(key)
         if entry is None:
