@@ -115,6 +115,10 @@ def test_judge_proves_a_crash_in_a_lost_position_and_not_in_a_won_one(tmp_path):
     assert "| first | 2 | 0 | 0 | 1 | 0 | 1 | 0 | 0 |" in summary
     assert ("Counting only forfeits proved lost (1 game, 1 unproved forfeit left out): "
             "crash 0 – 1 first") in summary
+    # the forfeit of the won position is crash's win on the board
+    assert ("Scoring each forfeit as judged, a forfeit of a won position as a win for the "
+            "side that forfeited (2 games, 0 unproved forfeits left out): crash 1 – 1 first"
+            ) in summary
     page = ET.parse(out / "report.html").getroot()
     headings = [th.text for th in page.iter(f"{XHTML}th")]
     assert "forfeit proved lost" in headings and "forfeit of a won position" in headings
@@ -191,3 +195,21 @@ def test_summary_gives_each_engines_time_per_move(tmp_path):
         assert (f"{name} {sum(times) / len(times):.2f} s mean, {max(times):.2f} s longest "
                 f"({len(times)} moves)") in line
         assert (min(times) >= 0.25) == (name == "slow")
+
+
+def test_a_tournament_scores_a_forfeit_of_a_won_position_for_the_side_that_forfeited():
+    from protocol.match.referee import GameResult
+    from protocol.match.report import as_judged, tournament_summary
+
+    def game(n, winner, loser, reason, judged=""):
+        return GameResult(n, winner, loser, [], n, "5x5", winner, loser, "black", reason,
+                          judged=judged)
+
+    games = [game(0, "a", "b", "connection"), game(1, "a", "b", "crash", "proved-won"),
+             game(2, "a", "c", "crash", "proved-lost"), game(3, "c", "b", "crash",
+                                                            "not-proved")]
+    judged = as_judged(games)
+    assert [(r.winner, r.loser) for r in judged] == [("a", "b"), ("b", "a"), ("a", "c")]
+    assert judged[1].winner_colour == "white"
+    text = tournament_summary(["a", "b", "c"], games, "t")
+    assert "Rating list scoring each forfeit as judged" in text and "(3 games)" in text

@@ -1,6 +1,7 @@
 """Reports of finished games: the two-engine match summary, the per-engine tournament tables
 (opponent, won, lost, win rate, total) and the fitted rating list, as Markdown and CSV; with
-judged forfeits, the wins by how they came and the score counting only proved forfeits.
+judged forfeits, the wins by how they came, the score counting only proved forfeits and,
+where an engine forfeited a position it had won, the score as the judge found each game.
 ``write_reports`` writes them, with the pictures and the HTML page (``pictures.py``), into
 the output directory."""
 from __future__ import annotations
@@ -11,7 +12,7 @@ import math
 import os
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from . import pictures, stats
@@ -80,6 +81,8 @@ def match_summary(names: list[str], results: list[GameResult], title: str,
     lines.append(_reasons(results))
     if any(r.judged for r in results):
         lines += ["", judged_table(names, results), "", _proved_line(a, b, results)]
+        if any(r.judged == "proved-won" for r in results):
+            lines.append(_judged_line(a, b, results))
     return "\n".join(lines) + "\n"
 
 
@@ -110,6 +113,24 @@ def proved(result: GameResult) -> bool:
     """Whether a game counts in the score of proved results: won on the board, by
     resignation, or by a forfeit the judge proved lost for the engine that forfeited."""
     return result.reason not in FORFEITS or result.judged == "proved-lost"
+
+
+def as_judged(results: list[GameResult]) -> list[GameResult]:
+    """The games as the judge found them: a forfeit of a position proved won for the
+    engine that forfeited is that engine's win (it was winning on the board); a forfeit
+    proved lost stays the opponent's; one not proved either way is left out."""
+    out = []
+    for r in results:
+        if r.reason in FORFEITS and r.judged == "proved-won":
+            out.append(replace(r, winner=r.loser, loser=r.winner,
+                                           winner_colour=_other_colour(r.winner_colour)))
+        elif proved(r):
+            out.append(r)
+    return out
+
+
+def _other_colour(colour: str) -> str:
+    return "white" if colour == "black" else "black"
 
 
 # the columns of the judged table: (heading, does a won game belong there)
@@ -144,6 +165,22 @@ def _proved_line(a: str, b: str, results: list[GameResult]) -> str:
     """The match counted on proved results only: the score and Elo of ``a``."""
     kept = [r for r in results if proved(r)]
     head = (f"Counting only forfeits proved lost ({_count(len(kept), 'game')}, "
+            f"{_count(len(results) - len(kept), 'unproved forfeit')} left out)")
+    if not kept:
+        return head + ": no game to count."
+    wins = sum(1 for r in kept if r.winner == a)
+    losses = len(kept) - wins
+    e, low, high = stats.elo_interval(wins, losses)
+    return (f"{head}: {a} {wins} – {losses} {b}, {a} scores {_pct(wins, len(kept))}; "
+            f"Elo difference ({a} − {b}) {_elo_text(e)} [{_elo_text(low)}, "
+            f"{_elo_text(high)}] (95 %).")
+
+
+def _judged_line(a: str, b: str, results: list[GameResult]) -> str:
+    """The match scored as the judge found each forfeit (``as_judged``)."""
+    kept = as_judged(results)
+    head = (f"Scoring each forfeit as judged, a forfeit of a won position as a win for the "
+            f"side that forfeited ({_count(len(kept), 'game')}, "
             f"{_count(len(results) - len(kept), 'unproved forfeit')} left out)")
     if not kept:
         return head + ": no game to count."
@@ -211,6 +248,11 @@ def tournament_summary(names: list[str], results: list[GameResult], title: str) 
                  f"proved lost ({_count(len(kept), 'game')}, "
                  f"{_count(len(results) - len(kept), 'unproved forfeit')} left out):\n\n"
                  f"{rating_list(names, kept)}")
+        if any(r.judged == "proved-won" for r in results):
+            judged = as_judged(results)
+            text += (f"\nRating list scoring each forfeit as judged, a forfeit of a won "
+                     f"position as a win for the side that forfeited "
+                     f"({_count(len(judged), 'game')}):\n\n{rating_list(names, judged)}")
     return text
 
 
