@@ -163,24 +163,20 @@ def judged_table(names: list[str], results: list[GameResult]) -> str:
 
 def _proved_line(a: str, b: str, results: list[GameResult]) -> str:
     """The match counted on proved results only: the score and Elo of ``a``."""
-    kept = [r for r in results if proved(r)]
-    head = (f"Counting only forfeits proved lost ({_count(len(kept), 'game')}, "
-            f"{_count(len(results) - len(kept), 'unproved forfeit')} left out)")
-    if not kept:
-        return head + ": no game to count."
-    wins = sum(1 for r in kept if r.winner == a)
-    losses = len(kept) - wins
-    e, low, high = stats.elo_interval(wins, losses)
-    return (f"{head}: {a} {wins} – {losses} {b}, {a} scores {_pct(wins, len(kept))}; "
-            f"Elo difference ({a} − {b}) {_elo_text(e)} [{_elo_text(low)}, "
-            f"{_elo_text(high)}] (95 %).")
+    return _score_line("Counting only forfeits proved lost", a, b, results,
+                       [r for r in results if proved(r)])
 
 
 def _judged_line(a: str, b: str, results: list[GameResult]) -> str:
     """The match scored as the judge found each forfeit (``as_judged``)."""
-    kept = as_judged(results)
-    head = (f"Scoring each forfeit as judged, a forfeit of a won position as a win for the "
-            f"side that forfeited ({_count(len(kept), 'game')}, "
+    return _score_line("Scoring each forfeit as judged, a forfeit of a won position as a "
+                       "win for the side that forfeited", a, b, results, as_judged(results))
+
+
+def _score_line(title: str, a: str, b: str, results: list[GameResult],
+                kept: list[GameResult]) -> str:
+    """``a``'s score and Elo over the games ``kept`` of ``results``, after ``title``."""
+    head = (f"{title} ({_count(len(kept), 'game')}, "
             f"{_count(len(results) - len(kept), 'unproved forfeit')} left out)")
     if not kept:
         return head + ": no game to count."
