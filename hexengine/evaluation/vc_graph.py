@@ -281,28 +281,32 @@ class Held:
     A position's mover has a stone more, so its build is made anew and kept at its ply;
     the other colour's build is the one kept a ply up, with the connections through the
     mover's new stones dropped: sound, and missing only what the soft limits had left out
-    there.  Held by one searcher; positions are matched by their stones, so it never needs
-    clearing."""
+    there.  Held by one searcher; positions are matched by their stones, and the kept
+    builds start again on another board or other limits."""
 
     PLIES = 24  # kept for the first plies only (forced lines run deep)
     BYTES = 96 << 20  # and no more workspaces than this holds (one is 2 MB on 9x9, 16 on 19x19)
 
     def __init__(self) -> None:
-        self._at: dict[int, tuple] = {}  # ply -> (geo, limits, colour, own, opp, workspace)
+        self._geo: Optional[Geometry] = None  # the board and limits of every kept build
+        self._limits: Optional[Limits] = None
+        self._at: dict[int, tuple] = {}  # ply -> (colour, own, opp, workspace)
 
     def build(self, geo: Geometry, stones: list, colour: int, limits, ply: int):
         """``colour``'s build of ``stones``, kept at ``ply`` (below ``PLIES``, and while
         the workspaces fit in ``BYTES``)."""
-        if self._at and (geo, limits) != self._at[next(iter(self._at))][:2]:
-            self._at.clear()  # another board or other limits: start again
+        if geo is not self._geo or limits is not self._limits:
+            self._geo, self._limits = geo, limits
+            self._at.clear()
         entry = self._at.get(ply)
-        ws = entry[5] if entry is not None else None
-        if ws is None:
-            if ply >= self.PLIES or sum(_bytes(e[5]) for e in self._at.values()) > self.BYTES:
-                return hsearch.run(geo, stones, colour, limits)  # not kept
+        if entry is not None:
+            ws = entry[3]
+        elif ply >= self.PLIES or sum(_bytes(e[3]) for e in self._at.values()) > self.BYTES:
+            return hsearch.run(geo, stones, colour, limits)  # not kept
+        else:
             ws = hsearch.Workspace(geo, limits)
         ws = hsearch.run(geo, stones, colour, limits, ws)
-        self._at[ply] = (geo, limits, colour, stones[colour], stones[1 - colour], ws)
+        self._at[ply] = (colour, stones[colour], stones[1 - colour], ws)
         return ws
 
     def read(self, geo: Geometry, stones: list, colour: int, limits, ply: int,
@@ -311,18 +315,20 @@ class Held:
         bitboard) where that build is ``colour``'s of a position with the same stones of
         ``colour`` and some of the opponent's; else the ``parent`` position's build is made
         there first; (None, 0) when that does not hold either."""
-        if ply >= self.PLIES:
+        if ply >= self.PLIES or ply < 0:
             return None, 0
         for attempt in (0, 1):
             entry = self._at.get(ply)
-            if (entry is not None and entry[0] is geo and entry[1] is limits
-                    and entry[2] == colour and entry[3] == stones[colour]
-                    and not entry[4] & ~stones[1 - colour]):
-                return entry[5], stones[1 - colour] & ~entry[4]
-            if attempt or parent is None or ply < 0:
+            if (entry is not None and geo is self._geo and limits is self._limits
+                    and entry[0] == colour and entry[1] == stones[colour]
+                    and not entry[2] & ~stones[1 - colour]):
+                return entry[3], stones[1 - colour] & ~entry[2]
+            if attempt or parent is None:
                 break
             self.build(geo, parent(), colour, limits, ply)
         return None, 0
+
+
 def set_band(on: bool) -> None:
     """Whether the circuit's builds join second-row cells through their edge and let an AND
     share the edge cells a second-row cell captures (``Limits.edge_band``): more of the
