@@ -164,3 +164,74 @@ def test_setting_the_board_size_builds_the_template_tables():
     assert big.max_index > hsearch.MAX_CELLS
     Player().prepare(big)
     assert hsearch.stone_tables.cache_info().misses == after.misses
+
+
+def _held(ws, geo, stones, colour, limits):
+    """The build held in ``ws`` as ``Connections`` (the workspace made its owner)."""
+    conns = hsearch.CompiledConnections.__new__(hsearch.CompiledConnections)
+    conns.geo, conns.colour, conns.limits = geo, colour, limits
+    conns.stones = (stones[0], stones[1])
+    conns.empty = geo.mask & ~(stones[0] | stones[1])
+    conns._ws = ws
+    ws.owner = conns
+    conns.complete = ws.complete
+    return conns
+
+
+def _extended(rng, geo, stones, colour, limits, plies):
+    """(the position ``plies`` random moves on, its build extended from ``stones``'s)."""
+    before = hsearch.run(geo, stones, colour, limits, hsearch.Workspace(geo, limits))
+    after = list(stones)
+    mover = colour
+    for _ in range(plies):
+        empty = list(geo.iter_bits(geo.mask & ~(after[0] | after[1])))
+        if not empty:
+            break
+        after[mover] |= 1 << rng.choice(empty)
+        mover = 1 - mover
+    added = after[colour] & ~stones[colour]
+    taken = after[1 - colour] & ~stones[1 - colour]
+    ws = hsearch.run_from(geo, after, colour, limits, before, added, taken)
+    return after, ws
+
+
+@pytest.mark.parametrize("limits", [vc.WIDE_LIMITS, dataclasses.replace(
+    vc.WIDE_LIMITS, edge_band=True), dataclasses.replace(vc.SOLVER_LIMITS, edge_band=True)],
+    ids=["wide", "band", "solver-band"])
+def test_a_build_extended_from_an_earlier_one_is_sound(limits):
+    """Every carrier of a build made from the build of a position some moves earlier
+    (``hsearch.run_from``) is replayed against exhaustive play."""
+    from tests.test_vc import check_all_fulls
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(8):
+        geo, stones = random_stones(rng, rng.choice([5, 6]), rng.randrange(0, 8))
+        colour = rng.randrange(2)
+        after, ws = _extended(rng, geo, stones, colour, limits, rng.choice([1, 2, 3, 4]))
+        conns = _held(ws, geo, after, colour, limits)
+        checked += check_all_fulls(geo, after, colour, conns, max_cells=9,
+                                   through_edges=limits.edge_band)
+    assert checked > 100
+
+
+def test_an_extended_build_finds_what_a_fresh_one_finds_in_the_main():
+    """From the build two plies up, the pairs joined fully are nearly those of a fresh
+    build, and a win for the colour is seen by both."""
+    rng = random.Random(12)
+    limits = vc.WIDE_LIMITS
+
+    def won(pairs):
+        return (EDGE_START, EDGE_GOAL) in pairs or (EDGE_GOAL, EDGE_START) in pairs
+
+    same = total = 0
+    for _ in range(20):
+        geo, stones = random_stones(rng, 7, rng.randrange(4, 16))
+        colour = rng.randrange(2)
+        after, ws = _extended(rng, geo, stones, colour, limits, 2)
+        extended = set(_held(ws, geo, after, colour, limits).full_pairs())
+        fresh = vc.build(geo, after, colour, limits)
+        pairs = set(fresh.full_pairs())
+        same += len(pairs & extended)
+        total += len(pairs | extended)
+        assert won(pairs) == won(extended)
+    assert same > 0.9 * total

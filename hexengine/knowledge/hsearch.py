@@ -230,17 +230,19 @@ def _insert(C, I, rows, sizes, keys, at, cap, ci, key):
     return n
 
 
-def _add_full(C, I, S, a, b, ci):
-    """hsearch_python._Builder.add_full: the carrier C[ci] between nodes a and b."""
+def _put_full(C, I, S, a, b, ci):
+    """The carrier C[ci] between nodes a and b laid in their slot, as
+    hsearch_python._Builder.add_full lays it, without queueing it: its size, or −1 when it
+    was not added."""
     if a == b:
-        return
+        return -1
     k = _slot(I, S, a, b)
     flen = S[I_FLEN]
     if k < 0 or I[flen + k] == 0:  # the pair's first full carrier: a new partner
         if k < 0:
             k = _new_slot(I, S, a, b)
             if k < 0:
-                return
+                return -1
         nn = S[N_NODES]
         pl = S[I_PLEN]
         po = S[I_PLIST]
@@ -251,7 +253,7 @@ def _add_full(C, I, S, a, b, ci):
     fb = k * S[N_FB]
     n = _insert(C, I, S[C_FC] + fb, S[I_FN] + fb, -1, flen + k, S[L_FULLS], ci, 0)
     if n < 0:
-        return
+        return -1
     slen = S[I_SLEN]
     m = I[slen + k]
     if m:
@@ -260,6 +262,15 @@ def _add_full(C, I, S, a, b, ci):
     mi = S[N_CELLS]
     if a >= mi and b >= mi:
         S[ST_WON] = 1
+    return n
+
+
+def _add_full(C, I, S, a, b, ci):
+    """hsearch_python._Builder.add_full: the carrier C[ci] between nodes a and b, queued
+    for the closure."""
+    n = _put_full(C, I, S, a, b, ci)
+    if n < 0:
+        return
     e = S[ST_EVENTS]
     if e >= S[N_EVENTS]:
         S[ST_OVERFLOW] = 1
@@ -272,23 +283,32 @@ def _add_full(C, I, S, a, b, ci):
     _heap_push(I, S, e)
 
 
-def _add_semi(C, I, S, a, b, ci, key):
-    """hsearch_python._Builder.add_semi (carrier C[ci], key ``key``), then the OR over the
-    pair."""
+def _put_semi(C, I, S, a, b, ci, key):
+    """The semi carrier C[ci] with key ``key`` laid in the slot of a and b, as
+    hsearch_python._Builder.add_semi lays it, without the OR: the slot, or −1 when it was
+    not added."""
     k = _slot(I, S, a, b)
     if k >= 0:
         rows = S[C_FC] + k * S[N_FB]
         for i in range(I[S[I_FLEN] + k]):
             if _subset(C, rows + i, ci):
-                return
+                return -1
     else:
         k = _new_slot(I, S, a, b)
         if k < 0:
-            return
+            return -1
     sb = k * S[N_SB]
-    slen = S[I_SLEN] + k
-    if _insert(C, I, S[C_SC] + sb, S[I_SN] + sb, S[I_SK] + sb, slen, S[L_SEMIS], ci, key) >= 0 \
-            and I[slen] >= 2:
+    if _insert(C, I, S[C_SC] + sb, S[I_SN] + sb, S[I_SK] + sb, S[I_SLEN] + k, S[L_SEMIS], ci,
+               key) < 0:
+        return -1
+    return k
+
+
+def _add_semi(C, I, S, a, b, ci, key):
+    """hsearch_python._Builder.add_semi (carrier C[ci], key ``key``), then the OR over the
+    pair."""
+    k = _put_semi(C, I, S, a, b, ci, key)
+    if k >= 0 and I[S[I_SLEN] + k] >= 2:
         _do_or(C, I, S, a, b, k, ci)
 
 
@@ -427,14 +447,22 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
     templates (``tp_s``: the helper stones each needs, ``tp_k`` one of them, tested first;
     none and -1 for the others).  Returns False when the workspace overflowed (the caller
     runs it again in a larger one)."""
+    _groups(C, I, S, nbr, group_of, is_group)
+    _base(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, group_of,
+          is_group)
+    if S[ST_OVERFLOW]:
+        return False
+    return _closure(C, I, S, nbr, is_group)
+
+
+def _groups(C, I, S, nbr, group_of, is_group):
+    """An empty workspace, and the colour's groups: ``group_of`` each own cell's group (its
+    lowest cell), ``is_group`` 1 at each group's cell."""
     w = C.shape[1]
     mi = S[N_CELLS]
     nn = S[N_NODES]
-    start_node = mi
-    goal_node = mi + 1
     t = S[C_T]
-    own, opp, empty = t + R_OWN, t + R_OPP, t + R_EMPTY
-    zero, gnb, tpl = t + R_ZERO, t + R_GNB, t + R_TPL
+    own = t + R_OWN
     for i in range(S[I_SLOT], S[I_SLOT] + nn * nn):
         I[i] = -1
     for i in range(S[I_PLEN], S[I_PLEN] + nn):
@@ -444,8 +472,7 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
     S[ST_BUDGET] = S[L_WORK]
     S[ST_COMPLETE] = 1
     for x in range(w):
-        C[zero, x] = U0
-    # groups, lowest cell first, and their base connections (hsearch_python._add_base's order)
+        C[t + R_ZERO, x] = U0
     stack = S[I_STACK]
     for c in range(mi):
         group_of[c] = -1
@@ -454,16 +481,45 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
         if not _has(C, own, c) or group_of[c] >= 0:
             continue
         is_group[c] = 1
-        touch_s = False
-        touch_g = False
-        for x in range(w):
-            C[gnb, x] = U0
         top = 1
         I[stack] = c
         group_of[c] = c
         while top:
             top -= 1
             y = I[stack + top]
+            for d in range(6):
+                z = nbr[y, d]
+                if z < 0:
+                    break
+                if _has(C, own, z) and group_of[z] < 0:
+                    group_of[z] = c
+                    I[stack + top] = z
+                    top += 1
+
+
+def _base(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, group_of,
+          is_group):
+    """The base connections (hsearch_python._add_base's order): each group's to the edges
+    it touches and the empty cells beside it, adjacent empty cells, bridges, edge
+    templates and the edge band."""
+    w = C.shape[1]
+    mi = S[N_CELLS]
+    start_node = mi
+    goal_node = mi + 1
+    t = S[C_T]
+    own, opp, empty = t + R_OWN, t + R_OPP, t + R_EMPTY
+    zero, gnb, tpl = t + R_ZERO, t + R_GNB, t + R_TPL
+    stack = S[I_STACK]
+    for c in range(mi):
+        if is_group[c] == 0:
+            continue
+        touch_s = False
+        touch_g = False
+        for x in range(w):
+            C[gnb, x] = U0
+        for y in range(c, mi):
+            if group_of[y] != c:
+                continue
             if _has(C, t + R_START, y):
                 touch_s = True
             if _has(C, t + R_GOAL, y):
@@ -472,12 +528,7 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
                 z = nbr[y, d]
                 if z < 0:
                     break
-                if _has(C, own, z):
-                    if group_of[z] < 0:
-                        group_of[z] = c
-                        I[stack + top] = z
-                        top += 1
-                elif _has(C, empty, z):
+                if _has(C, empty, z):
                     C[gnb, z >> 6] |= U1 << np.uint64(z & 63)
         if touch_s:
             _add_full(C, I, S, c, start_node, zero)
@@ -559,9 +610,17 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
                         for v in range(w):
                             C[gnb, v] |= C[tpl, v]
                         _add_full(C, I, S, nx, ny, gnb)
-    if S[ST_OVERFLOW]:
-        return False
-    # the closure
+
+
+def _closure(C, I, S, nbr, is_group):
+    """The closure over the queued full carriers, smallest first: each ANDed through its
+    ends with their partners' carriers, the results added as fulls (through a group) or
+    semis (through an empty cell, each new semi ORed with its pair's).  Returns False when
+    the workspace overflowed."""
+    w = C.shape[1]
+    mi = S[N_CELLS]
+    nn = S[N_NODES]
+    t = S[C_T]
     and_n = S[L_AND]
     fc = S[C_FC]
     fb = S[N_FB]
@@ -661,6 +720,102 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
                     if S[ST_OVERFLOW]:
                         return False
     return S[ST_OVERFLOW] == 0
+
+
+def extend(C, I, S, Cp, Ip, Sp, delta, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s,
+           tp_k, group_of, is_group):
+    """The H-search for one colour into the workspace (C, I, S; its rows set as for
+    ``build``) from the same colour's build (Cp, Ip, Sp) of a position before, which had
+    fewer own stones (the new ones in ``delta`` row 0) and fewer of the opponent's (row 1):
+    Benzene's incremental build.  What the position before held still holds where the
+    opponent's new stones leave it alone; only what the new own stones change is queued
+    for the closure (``_carry``), then the base connections, of which only the new ones
+    are queued.  Returns False when the workspace overflowed."""
+    _groups(C, I, S, nbr, group_of, is_group)
+    _carry(C, I, S, Cp, Ip, Sp, delta, group_of, is_group)
+    _base(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, group_of,
+          is_group)
+    if S[ST_OVERFLOW]:
+        return False
+    return _closure(C, I, S, nbr, is_group)
+
+
+def _carried(C, own, delta, group_of, p, mi):
+    """The node that the earlier build's node ``p`` is now: its group where an own stone
+    stands on it, −1 where the opponent's does."""
+    if p >= mi:
+        return p
+    if _has(C, own, p):
+        return group_of[p]
+    if (delta[1, p >> 6] >> np.uint64(p & 63)) & U1:
+        return -1
+    return p
+
+
+def _carry(C, I, S, Cp, Ip, Sp, delta, group_of, is_group):
+    """Lay the earlier build's connections (Cp, Ip, Sp) in the workspace: those through an
+    opponent's new stone (``delta`` row 1) dropped, the new own stones (row 0) taken out
+    of the rest, a semi whose key is one of them made full.  A connection that now ends
+    at a group holding a new stone, or whose carrier held one, is queued for the closure
+    (or ORed, a semi); the rest were combined in the earlier build and are laid quietly."""
+    w = C.shape[1]
+    mi = S[N_CELLS]
+    t = S[C_T]
+    own, new = t + R_OWN, t + R_NEW
+    for x in range(w):
+        delta[2, x] = U0
+    for c in range(mi):  # row 2: the groups holding a new stone
+        if (delta[0, c >> 6] >> np.uint64(c & 63)) & U1:
+            g = group_of[c]
+            delta[2, g >> 6] |= U1 << np.uint64(g & 63)
+    fb = Sp[N_FB]
+    sb = Sp[N_SB]
+    for k in range(Sp[ST_SLOTS]):
+        a = _carried(C, own, delta, group_of, Ip[Sp[I_PA] + k], mi)
+        b = _carried(C, own, delta, group_of, Ip[Sp[I_PB] + k], mi)
+        if a < 0 or b < 0 or a == b:
+            continue
+        touched = (a < mi and (delta[2, a >> 6] >> np.uint64(a & 63)) & U1 != U0) or (
+            b < mi and (delta[2, b >> 6] >> np.uint64(b & 63)) & U1 != U0)
+        rows = Sp[C_FC] + k * fb
+        for i in range(Ip[Sp[I_FLEN] + k]):
+            gone = False
+            changed = False
+            for x in range(w):
+                v = Cp[rows + i, x]
+                if v & delta[1, x]:
+                    gone = True
+                if v & delta[0, x]:
+                    changed = True
+                C[new, x] = v & ~delta[0, x]
+            if gone:
+                continue
+            if touched or changed:
+                _add_full(C, I, S, a, b, new)
+            else:
+                _put_full(C, I, S, a, b, new)
+        rows = Sp[C_SC] + k * sb
+        for i in range(Ip[Sp[I_SLEN] + k]):
+            gone = False
+            changed = False
+            for x in range(w):
+                v = Cp[rows + i, x]
+                if v & delta[1, x]:
+                    gone = True
+                if v & delta[0, x]:
+                    changed = True
+                C[new, x] = v & ~delta[0, x]
+            if gone:
+                continue
+            key = Ip[Sp[I_SK] + k * sb + i]
+            if (delta[0, key >> 6] >> np.uint64(key & 63)) & U1:
+                _add_full(C, I, S, a, b, new)
+            elif touched or changed:
+                _add_semi(C, I, S, a, b, new, key)
+            else:
+                _put_semi(C, I, S, a, b, new, key)
+        if S[ST_OVERFLOW]:
+            return
 
 
 def links(C, I, S, is_group, pos, colour, per_pair, out, n):
@@ -977,7 +1132,45 @@ def run(geo: Geometry, stones, colour: int, limits,
             _WORKSPACES[key] = ws
 
 
-kernel = build  # replaced by the compiled function when numba has loaded it
+def run_from(geo: Geometry, stones, colour: int, limits, before: Workspace, added: int,
+             taken: int, workspace: Optional[Workspace] = None) -> Workspace:
+    """As ``run``, from ``before``: ``colour``'s build (same board, same limits) of the
+    position with the own stones ``added`` and the opponent's ``taken`` not yet played
+    (``extend``).  Sound as a fresh build is, and cheaper, but not the same: it keeps what
+    the soft limits let in before."""
+    w, nbr, br_x, br_y, br_c, per_colour = tables(geo)
+    start, goal, single = per_colour[colour]
+    anchor, edge, car, helpers, first = (stone_tables(geo, colour) if limits.stone_templates
+                                         else single)
+    key = (geo.width, geo.height, limits)
+    ws = workspace or _WORKSPACES.get(key)
+    if ws is None or ws is before:
+        ws = Workspace(geo, limits)
+        if workspace is None:
+            _WORKSPACES[key] = ws
+    ws.owner = None
+    own, opp = stones[colour], stones[1 - colour]
+    rows = (own, opp, geo.mask & ~(own | opp), start, goal)
+    delta = np.zeros((3, w), np.uint64)
+    for r, bits in enumerate((added, taken)):
+        for i in range(w):
+            delta[r, i] = (bits >> (_WORD * i)) & _MASK64
+    while True:
+        C = ws.C
+        t = int(ws.S[C_T]) + R_OWN
+        for r, bits in enumerate(rows):
+            for i in range(w):
+                C[t + r, i] = (bits >> (_WORD * i)) & _MASK64
+        if extension(C, ws.I, ws.S, before.C, before.I, before.S, delta, nbr, br_x, br_y,
+                     br_c, anchor, edge, car, helpers, first, ws.group_of, ws.is_group):
+            return ws
+        ws = ws.grown(geo)
+        if workspace is None:
+            _WORKSPACES[key] = ws
+
+
+kernel = build  # replaced by the compiled functions when numba has loaded them
+extension = extend
 _links = links
 
 
@@ -1055,33 +1248,41 @@ def _compile(compilers: kernels.Compilers) -> None:
     callers, all without reference counting (``Compilers.bare``)."""
     global _popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _new_slot
     global _before, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _add_semi
-    global _do_or, _edge_pair, _captures, _near
+    global _do_or, _edge_pair, _captures, _near, _put_full, _put_semi
+    global _groups, _base, _closure, _carry, _carried
     global node_cells, slot_count, slot_ends, slot_fulls, fulls_common, full_is_empty
     global cell_empty, full_avoiding
-    global kernel, _links
+    global kernel, extension, _links
     inline, jit = compilers.inline, compilers.bare
     # callees first: a compiled function finds them as compiled globals
     (_popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _before) = (
         inline(f) for f in (_popcount, _size, _subset, _overlap, _equal, _copy, _has,
                             _slot, _before))
     _edge_pair = inline(_edge_pair)
+    _carried = inline(_carried)
     _near = inline(_near)
     _captures = inline(_captures)
     (node_cells, slot_count, slot_ends, slot_fulls, fulls_common, full_is_empty,
      cell_empty, full_avoiding) = (inline(f) for f in (
          node_cells, slot_count, slot_ends, slot_fulls, fulls_common, full_is_empty,
          cell_empty, full_avoiding))
-    (_new_slot, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _do_or,
-     _add_semi) = (jit(f) for f in (_new_slot, _heap_push, _heap_pop, _drop_supersets,
-                                    _insert, _add_full, _do_or, _add_semi))
+    (_new_slot, _heap_push, _heap_pop, _drop_supersets, _insert) = (
+        jit(f) for f in (_new_slot, _heap_push, _heap_pop, _drop_supersets, _insert))
+    _put_full, _put_semi = inline(_put_full), inline(_put_semi)
+    (_add_full, _do_or, _add_semi) = (jit(f) for f in (_add_full, _do_or, _add_semi))
+    _groups, _base, _closure, _carry = (jit(f) for f in (_groups, _base, _closure, _carry))
     kernel = jit(build)
+    extension = jit(extend)
     _links = jit(links)
 
 
 def _warm_up() -> None:
-    """The kernel's first build, on a 3x3 board: numba compiles it in the loading thread."""
+    """The kernel's first builds, on a 3x3 board: numba compiles them in the loading thread."""
     geo = geometry(3, 3)
-    run(geo, [1 << geo.cells[0], 1 << geo.cells[4]], 0, DEFAULT_LIMITS)
+    before = run(geo, [1 << geo.cells[0], 1 << geo.cells[4]], 0, DEFAULT_LIMITS,
+                 Workspace(geo, DEFAULT_LIMITS))
+    run_from(geo, [1 << geo.cells[0] | 1 << geo.cells[2], 1 << geo.cells[4] | 1 << geo.cells[6]],
+             0, DEFAULT_LIMITS, before, 1 << geo.cells[2], 1 << geo.cells[6])
 
 
 ready = kernels.register("hsearch", _compile)  # ready(): callable without compiling
