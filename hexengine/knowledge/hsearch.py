@@ -752,20 +752,40 @@ def _carried(C, own, delta, group_of, p, mi):
     return p
 
 
+def _carried_row(C, Cp, row, delta, new):
+    """C[new] = the earlier carrier Cp[row] less the new own stones; 0 when it holds an
+    opponent's new stone (gone), 1 when it held a new own stone (changed), else 2."""
+    state = 2
+    for x in range(C.shape[1]):
+        v = Cp[row, x]
+        if v & delta[1, x]:
+            return 0
+        if v & delta[0, x]:
+            state = 1
+        C[new, x] = v & ~delta[0, x]
+    return state
+
+
 def _carry(C, I, S, Cp, Ip, Sp, delta, group_of, is_group):
     """Lay the earlier build's connections (Cp, Ip, Sp) in the workspace: those through an
     opponent's new stone (``delta`` row 1) dropped, the new own stones (row 0) taken out
-    of the rest, a semi whose key is one of them made full.  A connection that now ends
-    at a group holding a new stone, or whose carrier held one, is queued for the closure
-    (or ORed, a semi); the rest were combined in the earlier build and are laid quietly."""
+    of the rest, a semi whose key is one of them made full.  A connection whose carrier
+    held a new stone, or (with more than one new stone) that now ends at a group holding
+    one, is queued for the closure (or ORed, a semi); the rest were combined in the
+    earlier build and are laid quietly, copied as they stand where their pair's list is
+    new.  (With one new stone, whatever joins through its group the earlier build joined
+    through the empty cell: the semis keyed there, now full and queued.)"""
     w = C.shape[1]
     mi = S[N_CELLS]
     t = S[C_T]
     own, new = t + R_OWN, t + R_NEW
     for x in range(w):
         delta[2, x] = U0
+    stones = 0
+    for x in range(w):
+        stones += _popcount(delta[0, x])
     for c in range(mi):  # row 2: the groups holding a new stone
-        if (delta[0, c >> 6] >> np.uint64(c & 63)) & U1:
+        if stones > 1 and (delta[0, c >> 6] >> np.uint64(c & 63)) & U1:
             g = group_of[c]
             delta[2, g >> 6] |= U1 << np.uint64(g & 63)
     fb = Sp[N_FB]
@@ -777,43 +797,50 @@ def _carry(C, I, S, Cp, Ip, Sp, delta, group_of, is_group):
             continue
         touched = (a < mi and (delta[2, a >> 6] >> np.uint64(a & 63)) & U1 != U0) or (
             b < mi and (delta[2, b >> 6] >> np.uint64(b & 63)) & U1 != U0)
-        rows = Sp[C_FC] + k * fb
-        for i in range(Ip[Sp[I_FLEN] + k]):
-            gone = False
-            changed = False
-            for x in range(w):
-                v = Cp[rows + i, x]
-                if v & delta[1, x]:
-                    gone = True
-                if v & delta[0, x]:
-                    changed = True
-                C[new, x] = v & ~delta[0, x]
-            if gone:
-                continue
-            if touched or changed:
+        frows = Sp[C_FC] + k * fb
+        srows = Sp[C_SC] + k * sb
+        nf = Ip[Sp[I_FLEN] + k]
+        ns = Ip[Sp[I_SLEN] + k]
+        if not touched:  # first what stands as it stood
+            k2 = _slot(I, S, a, b)
+            copy = k2 < 0 or (I[S[I_FLEN] + k2] == 0 and I[S[I_SLEN] + k2] == 0)
+            for i in range(nf):
+                if _carried_row(C, Cp, frows + i, delta, new) != 2:
+                    continue
+                k2 = _slot(I, S, a, b)
+                j = 0 if k2 < 0 else I[S[I_FLEN] + k2]
+                if copy and j > 0:  # (the list is sorted and holds no subset of another)
+                    _copy(C, S[C_FC] + k2 * S[N_FB] + j, new)
+                    I[S[I_FN] + k2 * S[N_FB] + j] = Ip[Sp[I_FN] + k * fb + i]
+                    I[S[I_FLEN] + k2] = j + 1
+                else:
+                    _put_full(C, I, S, a, b, new)
+            for i in range(ns):
+                if _carried_row(C, Cp, srows + i, delta, new) != 2:
+                    continue
+                key = Ip[Sp[I_SK] + k * sb + i]
+                k2 = _slot(I, S, a, b)
+                j = 0 if k2 < 0 else I[S[I_SLEN] + k2]
+                if copy and j > 0:
+                    _copy(C, S[C_SC] + k2 * S[N_SB] + j, new)
+                    I[S[I_SN] + k2 * S[N_SB] + j] = Ip[Sp[I_SN] + k * sb + i]
+                    I[S[I_SK] + k2 * S[N_SB] + j] = key
+                    I[S[I_SLEN] + k2] = j + 1
+                else:
+                    _put_semi(C, I, S, a, b, new, key)
+        for i in range(nf):  # then what changed, queued
+            state = _carried_row(C, Cp, frows + i, delta, new)
+            if state == 1 or (touched and state == 2):
                 _add_full(C, I, S, a, b, new)
-            else:
-                _put_full(C, I, S, a, b, new)
-        rows = Sp[C_SC] + k * sb
-        for i in range(Ip[Sp[I_SLEN] + k]):
-            gone = False
-            changed = False
-            for x in range(w):
-                v = Cp[rows + i, x]
-                if v & delta[1, x]:
-                    gone = True
-                if v & delta[0, x]:
-                    changed = True
-                C[new, x] = v & ~delta[0, x]
-            if gone:
+        for i in range(ns):
+            state = _carried_row(C, Cp, srows + i, delta, new)
+            if state == 0 or (state == 2 and not touched):
                 continue
             key = Ip[Sp[I_SK] + k * sb + i]
             if (delta[0, key >> 6] >> np.uint64(key & 63)) & U1:
                 _add_full(C, I, S, a, b, new)
-            elif touched or changed:
-                _add_semi(C, I, S, a, b, new, key)
             else:
-                _put_semi(C, I, S, a, b, new, key)
+                _add_semi(C, I, S, a, b, new, key)
         if S[ST_OVERFLOW]:
             return
 
@@ -1249,7 +1276,7 @@ def _compile(compilers: kernels.Compilers) -> None:
     global _popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _new_slot
     global _before, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _add_semi
     global _do_or, _edge_pair, _captures, _near, _put_full, _put_semi
-    global _groups, _base, _closure, _carry, _carried
+    global _groups, _base, _closure, _carry, _carried, _carried_row
     global node_cells, slot_count, slot_ends, slot_fulls, fulls_common, full_is_empty
     global cell_empty, full_avoiding
     global kernel, extension, _links
@@ -1260,6 +1287,7 @@ def _compile(compilers: kernels.Compilers) -> None:
                             _slot, _before))
     _edge_pair = inline(_edge_pair)
     _carried = inline(_carried)
+    _carried_row = inline(_carried_row)
     _near = inline(_near)
     _captures = inline(_captures)
     (node_cells, slot_count, slot_ends, slot_fulls, fulls_common, full_is_empty,
