@@ -166,18 +166,6 @@ def test_setting_the_board_size_builds_the_template_tables():
     assert hsearch.stone_tables.cache_info().misses == after.misses
 
 
-def _held(ws, geo, stones, colour, limits):
-    """The build held in ``ws`` as ``Connections`` (the workspace made its owner)."""
-    conns = hsearch.CompiledConnections.__new__(hsearch.CompiledConnections)
-    conns.geo, conns.colour, conns.limits = geo, colour, limits
-    conns.stones = (stones[0], stones[1])
-    conns.empty = geo.mask & ~(stones[0] | stones[1])
-    conns._ws = ws
-    ws.owner = conns
-    conns.complete = ws.complete
-    return conns
-
-
 def _extended(rng, geo, stones, colour, limits, plies):
     """(the position ``plies`` random moves on, its build extended from ``stones``'s)."""
     before = hsearch.run(geo, stones, colour, limits, hsearch.Workspace(geo, limits))
@@ -208,7 +196,7 @@ def test_a_build_extended_from_an_earlier_one_is_sound(limits):
         geo, stones = random_stones(rng, rng.choice([5, 6]), rng.randrange(0, 8))
         colour = rng.randrange(2)
         after, ws = _extended(rng, geo, stones, colour, limits, rng.choice([1, 2, 3, 4]))
-        conns = _held(ws, geo, after, colour, limits)
+        conns = hsearch.CompiledConnections.held(geo, after, colour, limits, ws)
         checked += check_all_fulls(geo, after, colour, conns, max_cells=9,
                                    through_edges=limits.edge_band)
     assert checked > 100
@@ -228,7 +216,8 @@ def test_an_extended_build_finds_what_a_fresh_one_finds_in_the_main():
         geo, stones = random_stones(rng, 7, rng.randrange(4, 16))
         colour = rng.randrange(2)
         after, ws = _extended(rng, geo, stones, colour, limits, 2)
-        extended = set(_held(ws, geo, after, colour, limits).full_pairs())
+        extended = set(hsearch.CompiledConnections.held(geo, after, colour, limits,
+                                                        ws).full_pairs())
         fresh = vc.build(geo, after, colour, limits)
         pairs = set(fresh.full_pairs())
         same += len(pairs & extended)

@@ -1337,6 +1337,24 @@ class CompiledConnections(Connections):
         self.complete = self._ws.complete
         self.work = self.limits.work - int(self._ws.S[ST_BUDGET])
 
+    @classmethod
+    def held(cls, geo: Geometry, stones, colour: int, limits: Limits,
+             ws: Workspace) -> "CompiledConnections":
+        """The build already in ``ws`` (``colour``'s of ``stones`` under ``limits``, e.g.
+        from ``run_from``) as ``Connections``; read after ``ws`` has been built over again,
+        it is built afresh."""
+        self = cls.__new__(cls)
+        self.geo = geo
+        self.colour = colour
+        self.stones = (stones[0], stones[1])
+        self.empty = geo.mask & ~(stones[0] | stones[1])
+        self.limits = limits
+        self._ws = ws
+        ws.owner = self
+        self.complete = ws.complete
+        self.work = limits.work - int(ws.S[ST_BUDGET])
+        return self
+
     def _workspace(self) -> "Workspace":
         ws = self._ws
         if getattr(ws, "owner", None) is not self:
