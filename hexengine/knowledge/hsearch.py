@@ -27,7 +27,7 @@ build only through the accessors of "reading a build from another kernel" (``slo
 from __future__ import annotations
 
 import functools
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -448,6 +448,13 @@ def build(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, 
     none and -1 for the others).  Returns False when the workspace overflowed (the caller
     runs it again in a larger one)."""
     _groups(C, I, S, nbr, group_of, is_group)
+    return _based_closure(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s,
+                          tp_k, group_of, is_group)
+
+
+def _based_closure(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k,
+                   group_of, is_group):
+    """The base connections, then the closure (False when the workspace overflowed)."""
     _base(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, group_of,
           is_group)
     if S[ST_OVERFLOW]:
@@ -733,11 +740,8 @@ def extend(C, I, S, Cp, Ip, Sp, delta, nbr, br_x, br_y, br_c, tp_anchor, tp_edge
     are queued.  Returns False when the workspace overflowed."""
     _groups(C, I, S, nbr, group_of, is_group)
     _carry(C, I, S, Cp, Ip, Sp, delta, group_of, is_group)
-    _base(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s, tp_k, group_of,
-          is_group)
-    if S[ST_OVERFLOW]:
-        return False
-    return _closure(C, I, S, nbr, is_group)
+    return _based_closure(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s,
+                          tp_k, group_of, is_group)
 
 
 def _carried(C, own, delta, group_of, p, mi):
@@ -1126,37 +1130,57 @@ def _rows(masks: list[int], w: int) -> np.ndarray:
 _WORKSPACES: dict = {}
 
 
-def run(geo: Geometry, stones, colour: int, limits,
-        workspace: Optional[Workspace] = None) -> Workspace:
-    """The compiled build for ``colour``; the workspace holding its result stays valid until
-    the next build on this board size with these limits.  With ``workspace`` (one made for
-    this board and these limits) the build goes there instead and stays until the caller
-    builds there again; the workspace returned may be a larger one that replaces it."""
+def _inputs(geo: Geometry, stones, colour: int, limits) -> tuple:
+    """(words per row, the kernel's tables for this board and colour, the position's five
+    rows: own, opponent, empty, start edge, goal edge)."""
     w, nbr, br_x, br_y, br_c, per_colour = tables(geo)
     start, goal, single = per_colour[colour]
-    anchor, edge, car, helpers, first = (stone_tables(geo, colour) if limits.stone_templates
-                                         else single)
-    key = (geo.width, geo.height, limits)
-    ws = workspace or _WORKSPACES.get(key)
-    if ws is None:
-        if len(_WORKSPACES) >= 8:
-            _WORKSPACES.clear()
-        ws = _WORKSPACES[key] = Workspace(geo, limits)
-    ws.owner = None  # the result it held is overwritten
+    tps = stone_tables(geo, colour) if limits.stone_templates else single
     own, opp = stones[colour], stones[1 - colour]
-    rows = (own, opp, geo.mask & ~(own | opp), start, goal)
+    return w, (nbr, br_x, br_y, br_c) + tuple(tps), (own, opp, geo.mask & ~(own | opp),
+                                                      start, goal)
+
+
+def _until_it_fits(geo: Geometry, limits, ws: Workspace, shared: bool, w: int, rows: tuple,
+                   call: Callable[[Workspace], bool]) -> Workspace:
+    """Run ``call`` on ``ws`` with the position's rows laid in, in a workspace twice as
+    large each time it overflows (kept as the board's ``shared`` one)."""
     while True:
         C = ws.C
         t = int(ws.S[C_T]) + R_OWN
         for r, bits in enumerate(rows):
             for i in range(w):
                 C[t + r, i] = (bits >> (_WORD * i)) & _MASK64
-        if kernel(C, ws.I, ws.S, nbr, br_x, br_y, br_c, anchor, edge, car, helpers, first,
-                  ws.group_of, ws.is_group):
+        if call(ws):
             return ws
         ws = ws.grown(geo)
-        if workspace is None:
-            _WORKSPACES[key] = ws
+        if shared:
+            _WORKSPACES[(geo.width, geo.height, limits)] = ws
+
+
+def _shared(geo: Geometry, limits, avoid: Optional[Workspace] = None) -> Workspace:
+    """The board's workspace for these limits, reused by every build that brings none
+    (a new one in place of ``avoid``)."""
+    key = (geo.width, geo.height, limits)
+    ws = _WORKSPACES.get(key)
+    if ws is None or ws is avoid:
+        if len(_WORKSPACES) >= 8:
+            _WORKSPACES.clear()
+        ws = _WORKSPACES[key] = Workspace(geo, limits)
+    return ws
+
+
+def run(geo: Geometry, stones, colour: int, limits,
+        workspace: Optional[Workspace] = None) -> Workspace:
+    """The compiled build for ``colour``; the workspace holding its result stays valid until
+    the next build on this board size with these limits.  With ``workspace`` (one made for
+    this board and these limits) the build goes there instead and stays until the caller
+    builds there again; the workspace returned may be a larger one that replaces it."""
+    w, tabs, rows = _inputs(geo, stones, colour, limits)
+    ws = workspace or _shared(geo, limits)
+    ws.owner = None  # the result it held is overwritten
+    return _until_it_fits(geo, limits, ws, workspace is None, w, rows, lambda ws: kernel(
+        ws.C, ws.I, ws.S, *tabs, ws.group_of, ws.is_group))
 
 
 def run_from(geo: Geometry, stones, colour: int, limits, before: Workspace, added: int,
@@ -1165,35 +1189,17 @@ def run_from(geo: Geometry, stones, colour: int, limits, before: Workspace, adde
     position with the own stones ``added`` and the opponent's ``taken`` not yet played
     (``extend``).  Sound as a fresh build is, and cheaper, but not the same: it keeps what
     the soft limits let in before."""
-    w, nbr, br_x, br_y, br_c, per_colour = tables(geo)
-    start, goal, single = per_colour[colour]
-    anchor, edge, car, helpers, first = (stone_tables(geo, colour) if limits.stone_templates
-                                         else single)
-    key = (geo.width, geo.height, limits)
-    ws = workspace or _WORKSPACES.get(key)
-    if ws is None or ws is before:
-        ws = Workspace(geo, limits)
-        if workspace is None:
-            _WORKSPACES[key] = ws
+    w, tabs, rows = _inputs(geo, stones, colour, limits)
+    ws = workspace if workspace is not None and workspace is not before else (
+        _shared(geo, limits, before) if workspace is None else Workspace(geo, limits))
     ws.owner = None
-    own, opp = stones[colour], stones[1 - colour]
-    rows = (own, opp, geo.mask & ~(own | opp), start, goal)
     delta = np.zeros((3, w), np.uint64)
     for r, bits in enumerate((added, taken)):
         for i in range(w):
             delta[r, i] = (bits >> (_WORD * i)) & _MASK64
-    while True:
-        C = ws.C
-        t = int(ws.S[C_T]) + R_OWN
-        for r, bits in enumerate(rows):
-            for i in range(w):
-                C[t + r, i] = (bits >> (_WORD * i)) & _MASK64
-        if extension(C, ws.I, ws.S, before.C, before.I, before.S, delta, nbr, br_x, br_y,
-                     br_c, anchor, edge, car, helpers, first, ws.group_of, ws.is_group):
-            return ws
-        ws = ws.grown(geo)
-        if workspace is None:
-            _WORKSPACES[key] = ws
+    return _until_it_fits(geo, limits, ws, workspace is None, w, rows, lambda ws: extension(
+        ws.C, ws.I, ws.S, before.C, before.I, before.S, delta, *tabs, ws.group_of,
+        ws.is_group))
 
 
 kernel = build  # replaced by the compiled functions when numba has loaded them
@@ -1276,7 +1282,7 @@ def _compile(compilers: kernels.Compilers) -> None:
     global _popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _new_slot
     global _before, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _add_semi
     global _do_or, _edge_pair, _captures, _near, _put_full, _put_semi
-    global _groups, _base, _closure, _carry, _carried, _carried_row
+    global _groups, _base, _closure, _carry, _carried, _carried_row, _based_closure
     global node_cells, slot_count, slot_ends, slot_fulls, fulls_common, full_is_empty
     global cell_empty, full_avoiding
     global kernel, extension, _links
@@ -1299,6 +1305,7 @@ def _compile(compilers: kernels.Compilers) -> None:
     _put_full, _put_semi = inline(_put_full), inline(_put_semi)
     (_add_full, _do_or, _add_semi) = (jit(f) for f in (_add_full, _do_or, _add_semi))
     _groups, _base, _closure, _carry = (jit(f) for f in (_groups, _base, _closure, _carry))
+    _based_closure = jit(_based_closure)
     kernel = jit(build)
     extension = jit(extend)
     _links = jit(links)
