@@ -196,7 +196,7 @@ def test_a_build_extended_from_an_earlier_one_is_sound(limits):
         geo, stones = random_stones(rng, rng.choice([5, 6]), rng.randrange(0, 8))
         colour = rng.randrange(2)
         after, ws = _extended(rng, geo, stones, colour, limits, rng.choice([1, 2, 3, 4]))
-        conns = hsearch.CompiledConnections.held(geo, after, colour, limits, ws)
+        conns = hsearch.CompiledConnections(geo, after, colour, limits, ws)
         checked += check_all_fulls(geo, after, colour, conns, max_cells=9,
                                    through_edges=limits.edge_band)
     assert checked > 100
@@ -216,8 +216,8 @@ def test_an_extended_build_finds_what_a_fresh_one_finds_in_the_main():
         geo, stones = random_stones(rng, 7, rng.randrange(4, 16))
         colour = rng.randrange(2)
         after, ws = _extended(rng, geo, stones, colour, limits, 2)
-        extended = set(hsearch.CompiledConnections.held(geo, after, colour, limits,
-                                                        ws).full_pairs())
+        extended = set(hsearch.CompiledConnections(geo, after, colour, limits,
+                                                   ws).full_pairs())
         fresh = vc.build(geo, after, colour, limits)
         pairs = set(fresh.full_pairs())
         same += len(pairs & extended)

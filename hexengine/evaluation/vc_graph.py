@@ -284,8 +284,9 @@ class Held:
     two plies up (Benzene's incremental build for one's own move), and kept at its ply
     where the position's children will read it; the other colour's build is the one
     kept a ply up, with the connections through the mover's new stones dropped.  Both
-    are sound, and miss only what the soft limits had left out before.  Held by one searcher; positions are matched by their stones, and the kept
-    builds start again on another board or other limits."""
+    are sound, and miss only what the soft limits had left out before.  Held by one
+    searcher; positions are matched by their stones, and the kept builds start again on
+    another board or other limits."""
 
     PLIES = 24  # kept for the first plies only (forced lines run deep)
     BYTES = 96 << 20  # and no more workspaces than this holds (one is 2 MB on 9x9, 16 on 19x19)

@@ -739,7 +739,7 @@ def extend(C, I, S, Cp, Ip, Sp, delta, nbr, br_x, br_y, br_c, tp_anchor, tp_edge
     for the closure (``_carry``), then the base connections, of which only the new ones
     are queued.  Returns False when the workspace overflowed."""
     _groups(C, I, S, nbr, group_of, is_group)
-    _carry(C, I, S, Cp, Ip, Sp, delta, group_of, is_group)
+    _carry(C, I, S, Cp, Ip, Sp, delta, group_of)
     return _based_closure(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s,
                           tp_k, group_of, is_group)
 
@@ -770,7 +770,7 @@ def _carried_row(C, Cp, row, delta, new):
     return state
 
 
-def _carry(C, I, S, Cp, Ip, Sp, delta, group_of, is_group):
+def _carry(C, I, S, Cp, Ip, Sp, delta, group_of):
     """Lay the earlier build's connections (Cp, Ip, Sp) in the workspace: those through an
     opponent's new stone (``delta`` row 1) dropped, the new own stones (row 0) taken out
     of the rest, a semi whose key is one of them made full.  A connection whose carrier
@@ -788,10 +788,11 @@ def _carry(C, I, S, Cp, Ip, Sp, delta, group_of, is_group):
     stones = 0
     for x in range(w):
         stones += _popcount(delta[0, x])
-    for c in range(mi):  # row 2: the groups holding a new stone
-        if stones > 1 and (delta[0, c >> 6] >> np.uint64(c & 63)) & U1:
-            g = group_of[c]
-            delta[2, g >> 6] |= U1 << np.uint64(g & 63)
+    if stones > 1:  # row 2: the groups holding a new stone
+        for c in range(mi):
+            if (delta[0, c >> 6] >> np.uint64(c & 63)) & U1:
+                g = group_of[c]
+                delta[2, g >> 6] |= U1 << np.uint64(g & 63)
     fb = Sp[N_FB]
     sb = Sp[N_SB]
     for k in range(Sp[ST_SLOTS]):
@@ -805,11 +806,15 @@ def _carry(C, I, S, Cp, Ip, Sp, delta, group_of, is_group):
         srows = Sp[C_SC] + k * sb
         nf = Ip[Sp[I_FLEN] + k]
         ns = Ip[Sp[I_SLEN] + k]
+        changed = touched
         if not touched:  # first what stands as it stood
             k2 = _slot(I, S, a, b)
             copy = k2 < 0 or (I[S[I_FLEN] + k2] == 0 and I[S[I_SLEN] + k2] == 0)
             for i in range(nf):
-                if _carried_row(C, Cp, frows + i, delta, new) != 2:
+                state = _carried_row(C, Cp, frows + i, delta, new)
+                if state == 1:
+                    changed = True
+                if state != 2:
                     continue
                 k2 = _slot(I, S, a, b)
                 j = 0 if k2 < 0 else I[S[I_FLEN] + k2]
@@ -820,7 +825,10 @@ def _carry(C, I, S, Cp, Ip, Sp, delta, group_of, is_group):
                 else:
                     _put_full(C, I, S, a, b, new)
             for i in range(ns):
-                if _carried_row(C, Cp, srows + i, delta, new) != 2:
+                state = _carried_row(C, Cp, srows + i, delta, new)
+                if state == 1:
+                    changed = True
+                if state != 2:
                     continue
                 key = Ip[Sp[I_SK] + k * sb + i]
                 k2 = _slot(I, S, a, b)
@@ -832,6 +840,8 @@ def _carry(C, I, S, Cp, Ip, Sp, delta, group_of, is_group):
                     I[S[I_SLEN] + k2] = j + 1
                 else:
                     _put_semi(C, I, S, a, b, new, key)
+        if not changed:
+            continue
         for i in range(nf):  # then what changed, queued
             state = _carried_row(C, Cp, frows + i, delta, new)
             if state == 1 or (touched and state == 2):
@@ -1332,35 +1342,20 @@ class CompiledConnections(Connections):
     was; when another has run since, it runs its own build again (the kernel is
     deterministic) before reading."""
 
-    def __init__(self, geo: Geometry, stones, colour: int,
-                 limits: Optional[Limits] = None) -> None:
+    def __init__(self, geo: Geometry, stones, colour: int, limits: Optional[Limits] = None,
+                 built: Optional[Workspace] = None) -> None:
+        """``colour``'s build of ``stones``, made now, or the one already in ``built``
+        (e.g. from ``run_from``; read after that workspace has been built over again, it
+        is built afresh)."""
         self.geo = geo
         self.colour = colour
         self.stones = (stones[0], stones[1])
         self.empty = geo.mask & ~(stones[0] | stones[1])
         self.limits = limits or DEFAULT_LIMITS
-        self._ws = run(geo, self.stones, colour, self.limits)
+        self._ws = built or run(geo, self.stones, colour, self.limits)
         self._ws.owner = self
         self.complete = self._ws.complete
         self.work = self.limits.work - int(self._ws.S[ST_BUDGET])
-
-    @classmethod
-    def held(cls, geo: Geometry, stones, colour: int, limits: Limits,
-             ws: Workspace) -> "CompiledConnections":
-        """The build already in ``ws`` (``colour``'s of ``stones`` under ``limits``, e.g.
-        from ``run_from``) as ``Connections``; read after ``ws`` has been built over again,
-        it is built afresh."""
-        self = cls.__new__(cls)
-        self.geo = geo
-        self.colour = colour
-        self.stones = (stones[0], stones[1])
-        self.empty = geo.mask & ~(stones[0] | stones[1])
-        self.limits = limits
-        self._ws = ws
-        ws.owner = self
-        self.complete = ws.complete
-        self.work = limits.work - int(ws.S[ST_BUDGET])
-        return self
 
     def _workspace(self) -> "Workspace":
         ws = self._ws
