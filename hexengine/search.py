@@ -70,7 +70,7 @@ class Searcher:
                  width: int = 0, seed: Optional[int] = None, randomize: bool = False,
                  use_tt: bool = True, ordering: str = "auto", knowledge: bool = False,
                  refresh_depth: int = 1, node_connections: bool = True,
-                 root_width: int = 0, quiescence: bool = False,
+                 root_width: int = 0, root_moves: int = 0, quiescence: bool = False,
                  root_links: bool = False, ply_widths: tuple[int, ...] = (),
                  tempo: float = 0.0, wide_plies: int = 0, reduce_after: int = 0) -> None:
         if ordering not in ORDERINGS:
@@ -115,6 +115,7 @@ class Searcher:
         self.width = width
         self.ply_widths = tuple(ply_widths)  # the widths of plies 1, 2, ... (then ``width``)
         self.root_width = root_width  # root moves kept past depth 2 (0: all of them)
+        self.root_moves = root_moves  # root moves searched at all, by order (0: all)
         self.quiescence = quiescence  # leaves also score the restoring answer to an intrusion
         # the move's worth, added to a leaf's static value for the side to move: without it
         # a leaf's value swings with its ply's parity by more than the gaps between moves,
@@ -214,6 +215,9 @@ class Searcher:
                             root_moves[:1])
         max_depth = min(max_depth, geo.mask.bit_count())
         set_aside: list[int] = []  # root moves left out of the deeper iterations
+        if self.root_moves and len(root_moves) > self.root_moves:
+            set_aside = root_moves[self.root_moves:]
+            del root_moves[self.root_moves:]
         for depth in range(1, max_depth + 1):
             iter_start = time.monotonic()
             if deadline is not None and deadline - iter_start < MIN_ITERATION_SHARE * (

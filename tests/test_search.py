@@ -250,6 +250,51 @@ def test_root_width_proves_a_loss_only_over_every_move(solver):
     assert narrowed >= 8
 
 
+def test_root_moves_searches_the_first_moves_by_order_from_depth_one():
+    """With ``root_moves`` the root keeps its first moves in the search's order (the
+    graph circuit's current, Wolve's root width) from the first iteration on: each
+    iteration scores exactly those, and they are the first of the full root's order."""
+    board = Board(9)
+    for move in ("e5", "d6"):
+        board.play(board.parse_move(move))
+    searcher = Searcher("vc-graph", knowledge=True, width=4, root_moves=6)
+    ordered = searcher._ordered_moves
+    order: list[int] = []
+
+    def spy(colour, ply, *rest):
+        moves = ordered(colour, ply, *rest)
+        if not ply and not order:
+            order.extend(moves)
+        return moves
+
+    searcher._ordered_moves = spy
+    iterations = []
+    searcher.search(board, board.to_move, None, 3, on_iteration=iterations.append)
+    assert [r.depth for r in iterations] == [1, 2, 3]
+    assert len(order) > 40
+    assert all(set(r.scores) == set(order[:6]) for r in iterations)
+
+
+def test_root_moves_proves_a_loss_only_over_every_move(solver):
+    """A lost position searched with one root move: when it turns out lost, the moves set
+    aside are searched too, and the loss is reported as proved only over every root move
+    (random 5×5 positions the solver proves lost for the side to move)."""
+    narrowed = 0
+    for board in random_open_positions(5, 200, (1, 5), seed=8):
+        colour = board.to_move
+        if solver.solve(board.geo, list(board.stones), colour, 30).winner != 1 - colour:
+            continue
+        iterations = []
+        result = Searcher("vc-resistance", knowledge=True, width=0, root_moves=1).search(
+            board, colour, None, 25, on_iteration=iterations.append)
+        if not iterations or len(iterations[0].scores) != 1:
+            continue
+        narrowed += 1
+        assert result.score < 0 and result.proved
+        assert len(iterations[-1].scores) > 1
+    assert narrowed >= 8
+
+
 def test_root_links_only_where_the_root_build_is_the_wide_one():
     """The root's wires join the nodes' circuits only on boards whose root H-search is the
     wide one (up to 10x10): on larger boards the root builds what every node builds."""
