@@ -28,6 +28,10 @@ ANALYSIS_SHARE = 0.25  # of the time budget, at most, for the root's fill-in and
 LEAF_SHARE = 0.05  # of the budget, at most, kept free for the slowest recent leaf
 REFRESH_SHARE = 0.3  # rebuild connections below the root when one per root move fits this
 MIN_ITERATION_SHARE = 0.05  # of the budget: less left than this, no new iteration starts
+# ``root_moves`` -1: the root cut to Wolve's 15 on boards of more than 100 cells, where its
+# nodes' builds make a first iteration over every move take most of a second (docs/search.md)
+ROOT_MOVES = 15
+ROOT_MOVES_ABOVE = 100
 ORDERINGS = ("auto", "current", "connected", "graph", "path", "policy")
 
 
@@ -115,7 +119,7 @@ class Searcher:
         self.width = width
         self.ply_widths = tuple(ply_widths)  # the widths of plies 1, 2, ... (then ``width``)
         self.root_width = root_width  # root moves kept past depth 2 (0: all of them)
-        self.root_moves = root_moves  # root moves searched at all, by order (0: all)
+        self.root_moves = root_moves  # root moves searched at all, by order (0: all; -1: auto)
         self.quiescence = quiescence  # leaves also score the restoring answer to an intrusion
         # the move's worth, added to a leaf's static value for the side to move: without it
         # a leaf's value swings with its ply's parity by more than the gaps between moves,
@@ -215,9 +219,11 @@ class Searcher:
                             root_moves[:1])
         max_depth = min(max_depth, geo.mask.bit_count())
         set_aside: list[int] = []  # root moves left out of the deeper iterations
-        if self.root_moves and len(root_moves) > self.root_moves:
-            set_aside = root_moves[self.root_moves:]
-            del root_moves[self.root_moves:]
+        keep = self.root_moves if self.root_moves >= 0 else (
+            ROOT_MOVES if geo.mask.bit_count() > ROOT_MOVES_ABOVE else 0)
+        if keep and len(root_moves) > keep:
+            set_aside = root_moves[keep:]
+            del root_moves[keep:]
         for depth in range(1, max_depth + 1):
             iter_start = time.monotonic()
             if deadline is not None and deadline - iter_start < MIN_ITERATION_SHARE * (

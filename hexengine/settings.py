@@ -145,9 +145,10 @@ class Settings:
                                           parser=_widths, metavar="W1,W2,...")
     root_width: int = setting(0, "Root moves kept past depth 2, best first (0 = all).",
                               low=0)
-    root_moves: int = setting(0, "Root moves searched from depth 1, first by the move "
-                              "order (Wolve's root width; 0 = all); the rest only when "
-                              "every one kept loses.", low=0)
+    root_moves: int = setting(-1, "Root moves searched, the first by the move order "
+                              "(Wolve's root width); the rest only when every one kept "
+                              "loses.  0 = all; -1 = 15 on boards of more than 100 cells, "
+                              "all on smaller ones.", low=-1)
     quiescence: bool = setting(False, "Leaves also score the answer that restores a broken "
                                "bridge or template.")
     root_links: bool = setting(True, "Every node's circuit also carries the root's full "

@@ -150,3 +150,22 @@ def test_uses_most_of_its_budget_in_a_middle_game(make_engine):
     # it deepened past the first iteration; how deep a budget reaches is a speed figure,
     # measured by scripts/bench.py --default-search (depth 3 here on an idle machine)
     assert int(info.split()[1]) >= 2, info
+
+
+@pytest.mark.parametrize("size,opening,cut", [(11, "f2", True), (9, "e2", False)])
+def test_the_root_keeps_wolves_fifteen_moves_only_on_boards_above_ten_by_ten(
+        engine, size, opening, cut):
+    """By default (``root_moves -1``) an 11x11 root searches its first 15 moves by order,
+    where a first iteration over every move would take most of a second; 9x9 searches
+    them all; ``root_moves 0`` searches every move on 11x11 too."""
+    setup(engine, size, [("b", opening)])
+    engine.ok("param_hexengine max_depth 1")
+    engine.ok("genmove w")
+    engine.ok("undo")
+    scored = len(engine.ok("hexengine-scores").split()) // 2
+    assert scored == 15 if cut else scored > 40
+    if cut:
+        engine.ok("param_hexengine root_moves 0")
+        engine.ok("genmove w")
+        engine.ok("undo")
+        assert len(engine.ok("hexengine-scores").split()) // 2 > 60
