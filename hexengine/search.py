@@ -28,10 +28,12 @@ ANALYSIS_SHARE = 0.25  # of the time budget, at most, for the root's fill-in and
 LEAF_SHARE = 0.05  # of the budget, at most, kept free for the slowest recent leaf
 REFRESH_SHARE = 0.3  # rebuild connections below the root when one per root move fits this
 MIN_ITERATION_SHARE = 0.05  # of the budget: less left than this, no new iteration starts
-# ``root_moves`` -1: the root cut to Wolve's 15 on boards of more than 100 cells, where its
-# nodes' builds make a first iteration over every move take most of a second (docs/search.md)
+# ``root_moves`` -1: the root cut to Wolve's 15 on boards of 101 to 169 cells (11x11 to
+# 13x13), where its nodes' builds make a first iteration over every move take most of a
+# second (docs/search.md); on larger boards a short budget ends inside that first iteration
+# anyway, and a deeper one would start nodes whose ordering the clock check does not time
 ROOT_MOVES = 15
-ROOT_MOVES_ABOVE = 100
+ROOT_MOVES_CELLS = (101, 169)
 ORDERINGS = ("auto", "current", "connected", "graph", "path", "policy")
 
 
@@ -220,7 +222,8 @@ class Searcher:
         max_depth = min(max_depth, geo.mask.bit_count())
         set_aside: list[int] = []  # root moves left out of the deeper iterations
         keep = self.root_moves if self.root_moves >= 0 else (
-            ROOT_MOVES if geo.mask.bit_count() > ROOT_MOVES_ABOVE else 0)
+            ROOT_MOVES if ROOT_MOVES_CELLS[0] <= geo.mask.bit_count() <= ROOT_MOVES_CELLS[1]
+            else 0)
         if keep and len(root_moves) > keep:
             set_aside = root_moves[keep:]
             del root_moves[keep:]

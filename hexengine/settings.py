@@ -147,8 +147,8 @@ class Settings:
                               low=0)
     root_moves: int = setting(-1, "Root moves searched, the first by the move order "
                               "(Wolve's root width); the rest only when every one kept "
-                              "loses.  0 = all; -1 = 15 on boards of more than 100 cells, "
-                              "all on smaller ones.", low=-1)
+                              "loses.  0 = all; -1 = 15 on boards of 101 to 169 cells "
+                              "(11x11 to 13x13), all on others.", low=-1)
     quiescence: bool = setting(False, "Leaves also score the answer that restores a broken "
                                "bridge or template.")
     root_links: bool = setting(True, "Every node's circuit also carries the root's full "
