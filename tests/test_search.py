@@ -229,27 +229,6 @@ def test_root_width_narrows_the_root_after_depth_two():
     assert set(iterations[2].scores) == kept and set(iterations[3].scores) == kept
 
 
-def test_root_width_proves_a_loss_only_over_every_move(solver):
-    """A lost position searched with a root width of 1: when the one move kept turns out
-    lost, the moves set aside are searched again, and the loss is reported as proved only
-    by an iteration over every root move (random 5×5 positions the solver proves lost for
-    the side to move)."""
-    narrowed = 0
-    for board in random_open_positions(5, 200, (1, 5), seed=8):
-        colour = board.to_move
-        if solver.solve(board.geo, list(board.stones), colour, 30).winner != 1 - colour:
-            continue
-        iterations = []
-        result = Searcher("vc-resistance", knowledge=True, width=0, root_width=1).search(
-            board, colour, None, 25, on_iteration=iterations.append)
-        if not any(len(r.scores) < len(iterations[0].scores) for r in iterations):
-            continue
-        narrowed += 1
-        assert result.score < 0 and result.proved
-        assert len(iterations[-1].scores) == len(iterations[0].scores)
-    assert narrowed >= 8
-
-
 def test_root_moves_searches_the_first_moves_by_order_from_depth_one():
     """With ``root_moves`` the root keeps its first moves in the search's order (the
     graph circuit's current, Wolve's root width) from the first iteration on: each
@@ -275,23 +254,26 @@ def test_root_moves_searches_the_first_moves_by_order_from_depth_one():
     assert all(set(r.scores) == set(order[:6]) for r in iterations)
 
 
-def test_root_moves_proves_a_loss_only_over_every_move(solver):
-    """A lost position searched with one root move: when it turns out lost, the moves set
-    aside are searched too, and the loss is reported as proved only over every root move
-    (random 5×5 positions the solver proves lost for the side to move)."""
+@pytest.mark.parametrize("option", ["root_width", "root_moves"])
+def test_a_narrowed_root_proves_a_loss_only_over_every_move(solver, option):
+    """A lost position searched with one root move kept (after depth 2 with ``root_width``,
+    from depth 1 with ``root_moves``): when that move turns out lost, the moves set aside
+    are searched again, and the loss is reported as proved only by an iteration over every
+    root move (random 5×5 positions the solver proves lost for the side to move)."""
     narrowed = 0
     for board in random_open_positions(5, 200, (1, 5), seed=8):
         colour = board.to_move
         if solver.solve(board.geo, list(board.stones), colour, 30).winner != 1 - colour:
             continue
         iterations = []
-        result = Searcher("vc-resistance", knowledge=True, width=0, root_moves=1).search(
+        result = Searcher("vc-resistance", knowledge=True, width=0, **{option: 1}).search(
             board, colour, None, 25, on_iteration=iterations.append)
-        if not iterations or len(iterations[0].scores) != 1:
+        counts = [len(r.scores) for r in iterations]
+        if len(set(counts)) < 2:
             continue
         narrowed += 1
         assert result.score < 0 and result.proved
-        assert len(iterations[-1].scores) > 1
+        assert counts[-1] == max(counts)
     assert narrowed >= 8
 
 
