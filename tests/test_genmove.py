@@ -153,7 +153,7 @@ def test_uses_most_of_its_budget_in_a_middle_game(make_engine):
 
 
 @pytest.mark.parametrize("size,opening,cut", [(11, "f2", True), (9, "e2", False)])
-def test_the_root_keeps_wolves_fifteen_moves_only_on_boards_above_ten_by_ten(
+def test_the_root_keeps_wolves_fifteen_moves_on_11x11_and_every_move_on_9x9(
         engine, size, opening, cut):
     """By default (``root_moves -1``) an 11x11 root searches its first 15 moves by order,
     where a first iteration over every move would take most of a second; 9x9 searches
