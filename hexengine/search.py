@@ -76,7 +76,8 @@ class Searcher:
                  width: int = 0, seed: Optional[int] = None, randomize: bool = False,
                  use_tt: bool = True, ordering: str = "auto", knowledge: bool = False,
                  refresh_depth: int = 1, node_connections: bool = True,
-                 root_width: int = 0, root_moves: int = 0, quiescence: bool = False,
+                 root_width: int = 0, root_moves: int = 0, root_policy: int = 0,
+                 quiescence: bool = False,
                  root_links: bool = False, ply_widths: tuple[int, ...] = (),
                  tempo: float = 0.0, wide_plies: int = 0, reduce_after: int = 0) -> None:
         if ordering not in ORDERINGS:
@@ -122,6 +123,10 @@ class Searcher:
         self.ply_widths = tuple(ply_widths)  # the widths of plies 1, 2, ... (then ``width``)
         self.root_width = root_width  # root moves kept past depth 2 (0: all of them)
         self.root_moves = root_moves  # root moves searched at all, by order (0: all; -1: auto)
+        # moves the root cut left out that the value network's move head ranks highest,
+        # searched beside the kept ones (a second opinion on which moves deserve a search)
+        self.root_policy = root_policy
+        self.root_head = network.move_head() if root_policy else None
         self.quiescence = quiescence  # leaves also score the restoring answer to an intrusion
         # the move's worth, added to a leaf's static value for the side to move: without it
         # a leaf's value swings with its ply's parity by more than the gaps between moves,
@@ -227,6 +232,10 @@ class Searcher:
         if keep and len(root_moves) > keep:
             set_aside = root_moves[keep:]
             del root_moves[keep:]
+            if self.root_head is not None:
+                added = self._head_picks(colour, set_aside, self.root_policy)
+                root_moves.extend(added)
+                set_aside = [m for m in set_aside if m not in added]
         for depth in range(1, max_depth + 1):
             iter_start = time.monotonic()
             if deadline is not None and deadline - iter_start < MIN_ITERATION_SHARE * (
@@ -411,6 +420,12 @@ class Searcher:
                 tail.sort(key=lambda c: hist[c], reverse=True)  # stable: centre order kept
             moves.extend(tail)
         return self._cut_to_width(moves, ply)
+
+    def _head_picks(self, colour: int, candidates: list[int], count: int) -> list[int]:
+        """The first ``count`` of ``candidates`` by the move head's ranking of the root."""
+        inside = set(candidates)
+        ranked = self.root_head.ranked_moves(self.geo, self.stones, colour)
+        return [m for m in ranked if m in inside][:count]
 
     def _cut_to_width(self, moves: list[int], ply: int) -> list[int]:
         """The first moves up to the width of this ply; the root is never cut."""

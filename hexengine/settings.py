@@ -149,6 +149,9 @@ class Settings:
                               "(Wolve's root width); the rest only when every one kept "
                               "loses.  0 = all; -1 = 15 on boards of 101 to 169 cells "
                               "(11x11 to 13x13), all on others.", low=-1)
+    root_policy: int = setting(0, "Root moves the cut (root_moves) left out that are "
+                               "searched too: those the value network's move head ranks "
+                               "first.", low=0)
     quiescence: bool = setting(False, "Leaves also score the answer that restores a broken "
                                "bridge or template.")
     root_links: bool = setting(True, "Every node's circuit also carries the root's full "

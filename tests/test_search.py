@@ -5,6 +5,7 @@ import time
 import pytest
 
 from hexengine.board import BLACK, WHITE, Board
+from hexengine.evaluation import network
 from hexengine.positions import random_position
 from hexengine.search import WIN, WIN_THRESHOLD, Searcher, minimax_value, score_text
 
@@ -252,6 +253,32 @@ def test_root_moves_searches_the_first_moves_by_order_from_depth_one():
     assert [r.depth for r in iterations] == [1, 2, 3]
     assert len(order) > 40
     assert all(set(r.scores) == set(order[:6]) for r in iterations)
+
+
+def test_root_policy_adds_the_move_heads_first_picks_among_the_moves_cut():
+    """With ``root_policy`` the root searches, beside its first ``root_moves`` by order,
+    the moves left out that the value network's move head ranks highest, and no others."""
+    board = Board(9)
+    for move in ("e5", "d6"):
+        board.play(board.parse_move(move))
+    searcher = Searcher("vc-graph", knowledge=True, width=4, root_moves=6, root_policy=3)
+    ordered = searcher._ordered_moves
+    order: list[int] = []
+
+    def spy(colour, ply, *rest):
+        moves = ordered(colour, ply, *rest)
+        if not ply and not order:
+            order.extend(moves)
+        return moves
+
+    searcher._ordered_moves = spy
+    iterations = []
+    searcher.search(board, board.to_move, None, 2, on_iteration=iterations.append)
+    left_out = set(order[6:])
+    head = [m for m in network.move_head().ranked_moves(board.geo, searcher.stones,
+                                                        board.to_move) if m in left_out]
+    assert len(head) > 30
+    assert all(set(r.scores) == set(order[:6]) | set(head[:3]) for r in iterations)
 
 
 @pytest.mark.parametrize("option", ["root_width", "root_moves"])
