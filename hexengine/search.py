@@ -28,12 +28,13 @@ ANALYSIS_SHARE = 0.25  # of the time budget, at most, for the root's fill-in and
 LEAF_SHARE = 0.05  # of the budget, at most, kept free for the slowest recent leaf
 REFRESH_SHARE = 0.3  # rebuild connections below the root when one per root move fits this
 MIN_ITERATION_SHARE = 0.05  # of the budget: less left than this, no new iteration starts
-# ``root_moves`` -1: the root cut to Wolve's 15 on boards of 101 to 169 cells (11x11 to
-# 13x13), where its nodes' builds make a first iteration over every move take most of a
-# second (docs/search.md); on larger boards a short budget ends inside that first iteration
-# anyway, and a deeper one would start nodes whose ordering the clock check does not time
+# ``root_moves`` -1: the root cut to Wolve's 15 on boards of 81 to 169 cells (9x9 to
+# 13x13), where a first iteration over every move takes most of a short budget and the
+# cut won more games against Wolve (docs/search.md); on larger boards a short budget ends
+# inside that first iteration anyway, and a deeper one would start nodes whose ordering
+# the clock check does not time; below 9x9 the solver settles most positions
 ROOT_MOVES = 15
-ROOT_MOVES_CELLS = (101, 169)
+ROOT_MOVES_CELLS = (81, 169)
 ORDERINGS = ("auto", "current", "connected", "graph", "path", "policy")
 
 
