@@ -230,14 +230,13 @@ def test_root_width_narrows_the_root_after_depth_two():
     assert set(iterations[2].scores) == kept and set(iterations[3].scores) == kept
 
 
-def test_root_moves_searches_the_first_moves_by_order_from_depth_one():
-    """With ``root_moves`` the root keeps its first moves in the search's order (the
-    graph circuit's current, Wolve's root width) from the first iteration on: each
-    iteration scores exactly those, and they are the first of the full root's order."""
+def _searched_with_root_order(depth: int, **settings) -> tuple[Searcher, Board, list, list]:
+    """A 9x9 middle game searched to ``depth`` with ``settings``: the searcher, the board,
+    its iterations and the full root's move order (read by a spy on the ordering)."""
     board = Board(9)
     for move in ("e5", "d6"):
         board.play(board.parse_move(move))
-    searcher = Searcher("vc-graph", knowledge=True, width=4, root_moves=6)
+    searcher = Searcher("vc-graph", knowledge=True, width=4, **settings)
     ordered = searcher._ordered_moves
     order: list[int] = []
 
@@ -248,8 +247,16 @@ def test_root_moves_searches_the_first_moves_by_order_from_depth_one():
         return moves
 
     searcher._ordered_moves = spy
-    iterations = []
-    searcher.search(board, board.to_move, None, 3, on_iteration=iterations.append)
+    iterations: list = []
+    searcher.search(board, board.to_move, None, depth, on_iteration=iterations.append)
+    return searcher, board, iterations, order
+
+
+def test_root_moves_searches_the_first_moves_by_order_from_depth_one():
+    """With ``root_moves`` the root keeps its first moves in the search's order (the
+    graph circuit's current, Wolve's root width) from the first iteration on: each
+    iteration scores exactly those, and they are the first of the full root's order."""
+    _, _, iterations, order = _searched_with_root_order(3, root_moves=6)
     assert [r.depth for r in iterations] == [1, 2, 3]
     assert len(order) > 40
     assert all(set(r.scores) == set(order[:6]) for r in iterations)
@@ -258,22 +265,8 @@ def test_root_moves_searches_the_first_moves_by_order_from_depth_one():
 def test_root_policy_adds_the_move_heads_first_picks_among_the_moves_cut():
     """With ``root_policy`` the root searches, beside its first ``root_moves`` by order,
     the moves left out that the value network's move head ranks highest, and no others."""
-    board = Board(9)
-    for move in ("e5", "d6"):
-        board.play(board.parse_move(move))
-    searcher = Searcher("vc-graph", knowledge=True, width=4, root_moves=6, root_policy=3)
-    ordered = searcher._ordered_moves
-    order: list[int] = []
-
-    def spy(colour, ply, *rest):
-        moves = ordered(colour, ply, *rest)
-        if not ply and not order:
-            order.extend(moves)
-        return moves
-
-    searcher._ordered_moves = spy
-    iterations = []
-    searcher.search(board, board.to_move, None, 2, on_iteration=iterations.append)
+    searcher, board, iterations, order = _searched_with_root_order(2, root_moves=6,
+                                                                   root_policy=3)
     left_out = set(order[6:])
     head = [m for m in network.move_head().ranked_moves(board.geo, searcher.stones,
                                                         board.to_move) if m in left_out]
