@@ -52,11 +52,12 @@ class Player:
 
     def apply_settings(self) -> None:
         """Apply the settings the evaluations read process-wide (the circuit's ``wire``, the
-        graph circuit's band and division), so that the analysis views score as the next
+        graph circuit's band, division and bounds), so that the analysis views score as the next
         search will; call after changing one."""
         resistance.set_wire(self.settings.wire)
         vc_graph.set_band(self.settings.graph_band)
         vc_graph.set_division(self.settings.graph_division)
+        vc_graph.set_bounds(self.settings.graph_bounds)
 
     def solver(self) -> Solver:
         """The DFPN solver; its proofs last for the game (and the next ones)."""

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from .evaluation import DEFAULT_EVALUATION, EVALUATIONS
 from .evaluation.resistance import CLAMP, STRONG
-from .evaluation.vc_graph import DIVISIONS
+from .evaluation.vc_graph import BOUNDS, DIVISIONS
 from .search import ORDERINGS
 from .solver import EARLY_STONES, SOLVE_EMPTY_CELLS, SOLVE_SHARE
 
@@ -198,6 +198,10 @@ class Settings:
                                   "conductance is divided by one more than the cells their "
                                   "carriers share, as Wolve's: none, empty (between empty "
                                   "cells) or all.", "circuit", choices=DIVISIONS)
+    graph_bounds: str = setting("wide", "Carriers the graph circuit's H-search (vc-graph) "
+                                "keeps: wide (Benzene's soft limits: 25 full and 50 semi "
+                                "a pair), default (10 and 20) or narrow (6 and 12): fewer "
+                                "make cheaper builds.", "circuit", choices=tuple(BOUNDS))
     tempo: float = setting(0.5, "Added to a leaf's static value for the side to move.",
                            low=0.0, high=CLAMP)
     reduce_after: int = setting(0, "Late move reductions: below the root, the moves after "

@@ -58,19 +58,26 @@ def _reference_resistance(geo, stones, colour, division="none", taken=0):
     return float(np.linalg.solve(sub, current)[0])
 
 
-@pytest.mark.parametrize("division, band", [(d, False) for d in vc_graph.DIVISIONS]
-                         + [("none", True), ("all", True)])
-def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph(division, band,
+def _keep_circuit_settings(monkeypatch) -> None:
+    """The process-wide circuit settings come back as they were after the test."""
+    for name in ("LIMITS", "DIVISION", "_band", "_bounds"):
+        monkeypatch.setattr(vc_graph, name, getattr(vc_graph, name))
+
+
+@pytest.mark.parametrize("division, band, bounds",
+                         [(d, False, "wide") for d in vc_graph.DIVISIONS] + [("none", True, "wide"), ("all", True, "wide"),
+                            ("none", True, "narrow")])
+def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph(division, band, bounds,
                                                                   monkeypatch):
     from hexengine import kernels
     kernels.start(wait=True)
     assert vc_graph.ready()
     rng = random.Random(5)
     compared = 0
-    monkeypatch.setattr(vc_graph, "LIMITS", vc_graph.LIMITS)  # (restored afterwards)
-    monkeypatch.setattr(vc_graph, "DIVISION", vc_graph.DIVISION)
+    _keep_circuit_settings(monkeypatch)
     vc_graph.set_division(division)
     vc_graph.set_band(band)
+    vc_graph.set_bounds(bounds)
     for size in (3, 5, 7, 9):
         for _ in range(25):
             board = random_position(size, rng, (0, size * size // 2), random_colours=1,
@@ -226,7 +233,7 @@ def test_the_band_adds_connections_along_the_edges_and_changes_the_circuit(monke
     from hexengine import kernels
     from hexengine.knowledge import hsearch
     kernels.start(wait=True)
-    monkeypatch.setattr(vc_graph, "LIMITS", vc_graph.LIMITS)  # (restored afterwards)
+    _keep_circuit_settings(monkeypatch)
     board = _position(9, [])
 
     def joined() -> int:
@@ -242,3 +249,23 @@ def test_the_band_adds_connections_along_the_edges_and_changes_the_circuit(monke
     band_pairs, band = joined(), resistance_now()
     assert band_pairs > plain_pairs + 50
     assert band < plain
+
+
+def test_narrower_bounds_keep_fewer_carriers(monkeypatch):
+    # graph_bounds: fewer carriers a pair, the cheaper builds; a name not in BOUNDS is refused
+    from hexengine import kernels
+    from hexengine.knowledge import hsearch
+    kernels.start(wait=True)
+    _keep_circuit_settings(monkeypatch)
+    rng = random.Random(17)
+    for _ in range(10):
+        board = random_position(9, rng, (10, 30), undecided=False)
+        counts = {}
+        for bounds in ("wide", "narrow"):
+            vc_graph.set_bounds(bounds)
+            ws = hsearch.run(board.geo, board.stones, BLACK, vc_graph.LIMITS)
+            counts[bounds] = sum(len(ws.fulls(k)) for k in ws.used_slots())
+        assert counts["narrow"] < counts["wide"]
+    with pytest.raises(ValueError):
+        vc_graph.set_bounds("wider")
+    assert vc_graph.LIMITS.max_fulls == 6  # the last good setting stands

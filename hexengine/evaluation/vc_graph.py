@@ -14,7 +14,9 @@ Wolve divides each link's conductance by one more than the number of cells all o
 pair's full carriers share (a bridge conducts a third, a pair joined two disjoint ways
 fully); ``set_division`` applies that rule to no link (the default), to the links between
 two empty cells, or to every link (``DIVISIONS``).  ``set_band`` adds the edge band's
-connections to the builds (``Limits.edge_band``; the default).
+connections to the builds (``Limits.edge_band``; the default), and ``set_bounds`` chooses
+how many carriers a build keeps (``BOUNDS``: Benzene's soft limits by default; fewer make
+cheaper builds, hence more nodes in a search's time).
 
 A search keeps builds between plies (``Held``): a position's side to move has no new
 stone, so its build is the one of the position a ply up with the connections through the
@@ -48,9 +50,16 @@ EMPTY_TO_EMPTY = 1.0
 EMPTY_TO_COLOUR = 2.0
 LEAK = 1e-9  # to ground at every node: an isolated node keeps the matrix regular
 CUT = 1e6  # a resistance above this is a cut: the colour cannot join its edges
-# Benzene's H-search (connections between empty cells too) with the edge band (``set_band``)
-BAND_LIMITS = dataclasses.replace(WIDE_LIMITS, edge_band=True)
-LIMITS = BAND_LIMITS
+# the builds' bounds by name (``set_bounds``), over Benzene's H-search (connections between
+# empty cells too): its soft limits (25 full and 50 semi carriers a pair, 20 OR candidates,
+# 8 carriers a partner in an AND), the H-search's own defaults, and fewer still
+BOUNDS = {
+    "wide": {},
+    "default": dict(max_fulls=10, max_semis=20, or_candidates=10, and_fulls=4, work=150_000),
+    "narrow": dict(max_fulls=6, max_semis=12, or_candidates=6, and_fulls=3, work=100_000),
+}
+_band, _bounds = True, "wide"
+LIMITS = dataclasses.replace(WIDE_LIMITS, edge_band=True)  # (``_settle`` keeps it current)
 DIVISIONS = ("none", "empty", "all")  # the links whose conductance the shared cells divide
 DIVISION = 0  # an index into DIVISIONS (``set_division``)
 
@@ -348,8 +357,23 @@ def set_band(on: bool) -> None:
     """Whether the circuit's builds join second-row cells through their edge and let an AND
     share the edge cells a second-row cell captures (``Limits.edge_band``): more of the
     connections along each edge that Wolve's build holds, for about twice a build's cost."""
+    global _band
+    _band = on
+    _settle()
+
+
+def set_bounds(name: str) -> None:
+    """How many carriers the circuit's builds keep (one of ``BOUNDS``)."""
+    global _bounds
+    if name not in BOUNDS:
+        raise ValueError(f"bounds must be one of {', '.join(BOUNDS)}")
+    _bounds = name
+    _settle()
+
+
+def _settle() -> None:
     global LIMITS
-    LIMITS = BAND_LIMITS if on else WIDE_LIMITS
+    LIMITS = dataclasses.replace(WIDE_LIMITS, edge_band=_band, **BOUNDS[_bounds])
 
 
 def set_division(name: str) -> None:
