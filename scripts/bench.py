@@ -8,6 +8,7 @@ runs are comparable across commits:
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import sys
@@ -23,6 +24,7 @@ from hexengine.evaluation import EVALUATIONS, astar, circuit, shortest_path  # n
 from hexengine.knowledge import decompose, fillin_kernel, inferior, vc  # noqa: E402
 from hexengine.positions import random_position  # noqa: E402
 from hexengine.search import Searcher  # noqa: E402
+from hexengine.settings import Settings  # noqa: E402
 from scripts.cli_types import SIZES  # noqa: E402
 
 
@@ -168,15 +170,15 @@ def templates_table(sizes: list[int], count: int, trials: int) -> None:
     print()
 
 
-def default_table(sizes: list[int], count: int, seconds: float) -> None:
-    """Markdown rows: what the default player's search (knowledge, width, resistance) does
-    with ``seconds`` per position: depth reached and nodes/s, median over the positions."""
+def default_table(sizes: list[int], count: int, seconds: float, s: Settings) -> None:
+    """Markdown rows: what the player's search under ``s`` (the default's knowledge, width,
+    evaluation unless ``--set`` changed them) does with ``seconds`` per position: depth
+    reached and nodes/s, median over the positions."""
     import statistics
-    from hexengine.player import Player, Settings
+    from hexengine.player import Player
 
-    s = Settings()
     player = Player(s)
-    print(f"the default search (knowledge, width {s.width}, {s.evaluation}) with {seconds:g} s "
+    print(f"{_settings_text(s)}: the search (knowledge, width {s.width}, {s.evaluation}) with {seconds:g} s "
           "per position, 10 % of the cells filled (an opening; at 30 % random boards are "
           "mostly decided by connections at the root), median:\n")
     print("| size | positions | depth | nodes | nodes/s |")
@@ -195,20 +197,20 @@ def default_table(sizes: list[int], count: int, seconds: float) -> None:
     print()
 
 
-def default_depth_table(sizes: list[int], count: int, depth: int) -> None:
-    """Markdown rows: the default player's search to a fixed ``depth`` on each position:
+def default_depth_table(sizes: list[int], count: int, depth: int, s: Settings) -> None:
+    """Markdown rows: the player's search under ``s`` to a fixed ``depth`` on each position:
     nodes and the process's CPU seconds (what a loaded machine's other work does not
-    change), and the moves chosen, so that two versions compare move by move."""
-    from hexengine.player import Player, Settings
+    change), and the moves chosen, so that two versions or settings compare move by move."""
+    from hexengine.player import Player
 
-    print(f"the default search to depth {depth}, 10 % of the cells filled, CPU seconds of "
+    print(f"{_settings_text(s)}: the search to depth {depth}, 10 % of the cells filled, CPU seconds of "
           "this process:\n")
     print("| size | positions | nodes | CPU s | nodes per CPU s | moves |")
     print("|---|---|---|---|---|---|")
     for size in sizes:
         nodes, cpu, moves = 0, 0.0, []
         for board in positions(size, count, fill=0.1):
-            player = Player(Settings(max_depth=depth))  # a fresh engine each position
+            player = Player(dataclasses.replace(s, max_depth=depth))  # fresh each position
             began = time.process_time()
             result = player.genmove(board, board.to_move, 600.0)
             cpu += time.process_time() - began
@@ -217,6 +219,13 @@ def default_depth_table(sizes: list[int], count: int, depth: int) -> None:
         print(f"| {size}x{size} | {count} | {nodes:,} | {cpu:.1f} | {nodes / cpu:,.0f} | "
               f"{' '.join(moves)} |")
     print()
+
+
+def _settings_text(s: Settings) -> str:
+    """"the default" or the settings that differ from it, as NAME=VALUE."""
+    changed = [f"{f.name}={getattr(s, f.name)}" for f in dataclasses.fields(s)
+               if getattr(s, f.name) != f.default]
+    return "the default" if not changed else "with " + " ".join(changed)
 
 
 @click.command()
@@ -238,10 +247,17 @@ def default_depth_table(sizes: list[int], count: int, depth: int) -> None:
                    "per position.")
 @click.option("--default-depth", "default_depth", type=click.IntRange(1, 64), default=None,
               help="Only the default search to this depth: nodes per CPU second, moves.")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+              help="A setting of param_hexengine for --default-search and --default-depth "
+                   "(repeatable).")
 def main(size_list: list[int], count: int, repeat: int, depth: int, width: int, trials: int,
          vc_only: bool, inferior_only: bool, templates_only: bool,
-         default_seconds: float | None, default_depth: int | None) -> None:
+         default_seconds: float | None, default_depth: int | None, sets: tuple[str, ...]) -> None:
     """Print Markdown tables of evaluation cost and search speed."""
+    try:
+        settings = Settings().with_texts(sets)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--set") from None
     kernels.start(wait=True)  # the compiled kernels, as the engine uses them
     if vc_only:
         vc_table(size_list, count)
@@ -250,10 +266,10 @@ def main(size_list: list[int], count: int, repeat: int, depth: int, width: int, 
         templates_table(size_list, count, trials)
         return
     if default_seconds is not None:
-        default_table(size_list, count, default_seconds)
+        default_table(size_list, count, default_seconds, settings)
         return
     if default_depth is not None:
-        default_depth_table(size_list, count, default_depth)
+        default_depth_table(size_list, count, default_depth, settings)
         return
     boards = {size: positions(size, count) for size in size_list}
     if inferior_only:

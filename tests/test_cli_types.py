@@ -57,3 +57,16 @@ def test_the_scripts_refuse_a_bad_list_before_any_work(script, args):
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert proc.returncode == 2, proc.stderr
     assert "Invalid value for '--" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_bench_sets_a_setting_for_the_default_search_and_refuses_a_bad_one():
+    script = os.path.join(ROOT, "scripts", "bench.py")
+    bad = subprocess.run([sys.executable, script, "--set", "graph_bounds=wider"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert bad.returncode == 2 and "graph_bounds must be one of" in bad.stderr
+    good = subprocess.run([sys.executable, script, "--sizes", "5", "--positions", "1",
+                           "--default-depth", "1", "--set", "graph_bounds=narrow"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert good.returncode == 0, good.stderr
+    assert "with graph_bounds=narrow: the search to depth 1" in good.stdout
+    assert "| 5x5 | 1 |" in good.stdout
