@@ -58,8 +58,8 @@ BOUNDS = {
     "default": dict(max_fulls=10, max_semis=20, or_candidates=10, and_fulls=4, work=150_000),
     "narrow": dict(max_fulls=6, max_semis=12, or_candidates=6, and_fulls=3, work=100_000),
 }
-_band, _bounds = True, "wide"
-LIMITS = dataclasses.replace(WIDE_LIMITS, edge_band=True)  # (``_settle`` keeps it current)
+_band, _bounds = True, "wide"  # (``set_band``, ``set_bounds``; ``_settle`` makes LIMITS)
+LIMITS = dataclasses.replace(WIDE_LIMITS, edge_band=_band, **BOUNDS[_bounds])
 DIVISIONS = ("none", "empty", "all")  # the links whose conductance the shared cells divide
 DIVISION = 0  # an index into DIVISIONS (``set_division``)
 
