@@ -178,7 +178,8 @@ def default_table(sizes: list[int], count: int, seconds: float, s: Settings) -> 
     from hexengine.player import Player
 
     player = Player(s)
-    print(f"{_settings_text(s)}: the search (knowledge, width {s.width}, {s.evaluation}) with {seconds:g} s "
+    print(f"{_settings_text(s)}: the search (knowledge, width {s.width}, {s.evaluation}) "
+          f"with {seconds:g} s "
           "per position, 10 % of the cells filled (an opening; at 30 % random boards are "
           "mostly decided by connections at the root), median:\n")
     print("| size | positions | depth | nodes | nodes/s |")
@@ -203,7 +204,8 @@ def default_depth_table(sizes: list[int], count: int, depth: int, s: Settings) -
     change), and the moves chosen, so that two versions or settings compare move by move."""
     from hexengine.player import Player
 
-    print(f"{_settings_text(s)}: the search to depth {depth}, 10 % of the cells filled, CPU seconds of "
+    print(f"{_settings_text(s)}: the search to depth {depth}, 10 % of the cells filled, "
+          "CPU seconds of "
           "this process:\n")
     print("| size | positions | nodes | CPU s | nodes per CPU s | moves |")
     print("|---|---|---|---|---|---|")

@@ -65,7 +65,8 @@ def _keep_circuit_settings(monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("division, band, bounds",
-                         [(d, False, "wide") for d in vc_graph.DIVISIONS] + [("none", True, "wide"), ("all", True, "wide"),
+                         [(d, False, "wide") for d in vc_graph.DIVISIONS]
+                         + [("none", True, "wide"), ("all", True, "wide"),
                             ("none", True, "narrow")])
 def test_compiled_circuit_matches_a_dense_solve_of_the_same_graph(division, band, bounds,
                                                                   monkeypatch):
