@@ -24,7 +24,7 @@ from hexengine.evaluation import EVALUATIONS, astar, circuit, shortest_path  # n
 from hexengine.knowledge import decompose, fillin_kernel, inferior, vc  # noqa: E402
 from hexengine.positions import random_position  # noqa: E402
 from hexengine.search import Searcher  # noqa: E402
-from hexengine.settings import Settings  # noqa: E402
+from hexengine.settings import OPTIONS, Settings  # noqa: E402
 from scripts.cli_types import SIZES  # noqa: E402
 
 
@@ -179,8 +179,7 @@ def default_table(sizes: list[int], count: int, seconds: float, s: Settings) -> 
 
     player = Player(s)
     print(f"{_settings_text(s)}: the search (knowledge, width {s.width}, {s.evaluation}) "
-          f"with {seconds:g} s "
-          "per position, 10 % of the cells filled (an opening; at 30 % random boards are "
+          f"with {seconds:g} s per position, 10 % of the cells filled (an opening; at 30 % random boards are "
           "mostly decided by connections at the root), median:\n")
     print("| size | positions | depth | nodes | nodes/s |")
     print("|---|---|---|---|---|")
@@ -205,8 +204,7 @@ def default_depth_table(sizes: list[int], count: int, depth: int, s: Settings) -
     from hexengine.player import Player
 
     print(f"{_settings_text(s)}: the search to depth {depth}, 10 % of the cells filled, "
-          "CPU seconds of "
-          "this process:\n")
+          "CPU seconds of this process:\n")
     print("| size | positions | nodes | CPU s | nodes per CPU s | moves |")
     print("|---|---|---|---|---|---|")
     for size in sizes:
@@ -224,9 +222,9 @@ def default_depth_table(sizes: list[int], count: int, depth: int, s: Settings) -
 
 
 def _settings_text(s: Settings) -> str:
-    """"the default" or the settings that differ from it, as NAME=VALUE."""
-    changed = [f"{f.name}={getattr(s, f.name)}" for f in dataclasses.fields(s)
-               if getattr(s, f.name) != f.default]
+    """"the default" or the settings that differ from it, as ``--set`` takes them."""
+    changed = [f"{o.name}={o.format(getattr(s, o.name))}" for o in OPTIONS
+               if getattr(s, o.name) != o.default]
     return "the default" if not changed else "with " + " ".join(changed)
 
 

@@ -43,7 +43,7 @@ import numpy as np
 from .. import kernels
 from ..geometry import Geometry, geometry
 from ..knowledge import hsearch
-from ..knowledge.connections import WIDE_LIMITS, Limits
+from ..knowledge.connections import DEFAULT_LIMITS, WIDE_LIMITS, Limits
 from . import resistance
 
 EMPTY_TO_EMPTY = 1.0
@@ -53,13 +53,21 @@ CUT = 1e6  # a resistance above this is a cut: the colour cannot join its edges
 # the builds' bounds by name (``set_bounds``), over Benzene's H-search (connections between
 # empty cells too): its soft limits (25 full and 50 semi carriers a pair, 20 OR candidates,
 # 8 carriers a partner in an AND), the H-search's own defaults, and fewer still
+_BOUND_FIELDS = ("max_fulls", "max_semis", "or_candidates", "and_fulls", "work")
 BOUNDS = {
     "wide": {},
-    "default": dict(max_fulls=10, max_semis=20, or_candidates=10, and_fulls=4, work=150_000),
+    "default": {name: getattr(DEFAULT_LIMITS, name) for name in _BOUND_FIELDS},
     "narrow": dict(max_fulls=6, max_semis=12, or_candidates=6, and_fulls=3, work=100_000),
 }
-_band, _bounds = True, "wide"  # (``set_band``, ``set_bounds``; ``_settle`` makes LIMITS)
-LIMITS = dataclasses.replace(WIDE_LIMITS, edge_band=_band, **BOUNDS[_bounds])
+_band, _bounds = True, "wide"  # (``set_band``, ``set_bounds``)
+
+
+def _limits() -> Limits:
+    """The builds' limits under the band and bounds settings."""
+    return dataclasses.replace(WIDE_LIMITS, edge_band=_band, **BOUNDS[_bounds])
+
+
+LIMITS = _limits()
 DIVISIONS = ("none", "empty", "all")  # the links whose conductance the shared cells divide
 DIVISION = 0  # an index into DIVISIONS (``set_division``)
 
@@ -357,23 +365,18 @@ def set_band(on: bool) -> None:
     """Whether the circuit's builds join second-row cells through their edge and let an AND
     share the edge cells a second-row cell captures (``Limits.edge_band``): more of the
     connections along each edge that Wolve's build holds, for about twice a build's cost."""
-    global _band
+    global _band, LIMITS
     _band = on
-    _settle()
+    LIMITS = _limits()
 
 
 def set_bounds(name: str) -> None:
     """How many carriers the circuit's builds keep (one of ``BOUNDS``)."""
-    global _bounds
+    global _bounds, LIMITS
     if name not in BOUNDS:
         raise ValueError(f"bounds must be one of {', '.join(BOUNDS)}")
     _bounds = name
-    _settle()
-
-
-def _settle() -> None:
-    global LIMITS
-    LIMITS = dataclasses.replace(WIDE_LIMITS, edge_band=_band, **BOUNDS[_bounds])
+    LIMITS = _limits()
 
 
 def set_division(name: str) -> None:
