@@ -75,6 +75,28 @@ def test_a_workspace_too_small_grows_and_gives_the_same_result():
     assert snapshot(vc.build(geo, stones, 0)) == snapshot(python_build(geo, stones, 0))
 
 
+def test_a_fresh_workspace_holds_a_build_at_once():
+    # each doubling of a workspace costs a whole build: on a large board, the first
+    # genmove's builds would overrun its budget
+    rng = random.Random(11)
+    for size in (9, 13, 19):
+        for limits in (vc.DEFAULT_LIMITS, vc.WIDE_LIMITS):
+            for stones_count in (1, 10, 30):
+                geo, stones = random_stones(rng, size, stones_count)
+                ws = hsearch.Workspace(geo, limits)
+                assert hsearch.run(geo, stones, 1, limits, ws) is ws, (size, stones_count)
+
+
+def test_a_grown_workspace_sets_the_size_of_the_next():
+    rng = random.Random(4)
+    geo, stones = random_stones(rng, 9, 24)
+    small = hsearch.Workspace(geo, vc.DEFAULT_LIMITS, slots=4, events=8)
+    grown = hsearch.run(geo, stones, 0, vc.DEFAULT_LIMITS, small)
+    assert grown is not small
+    fresh = hsearch.Workspace(geo, vc.DEFAULT_LIMITS)
+    assert fresh.slots >= grown.slots and fresh.events >= grown.events
+
+
 def test_the_queries_answer_as_the_python_connections_do():
     rng = random.Random(5)
     for _ in range(30):

@@ -306,7 +306,9 @@ class Held:
     another board or other limits."""
 
     PLIES = 24  # kept for the first plies only (forced lines run deep)
-    BYTES = 96 << 20  # and no more workspaces than this holds (one is 2 MB on 9x9, 16 on 19x19)
+    # and no more workspaces than this holds (with Benzene's limits one is 4 MB on 9x9,
+    # 45 on 19x19)
+    BYTES = 96 << 20
 
     def __init__(self) -> None:
         self._geo: Optional[Geometry] = None  # the board and limits of every kept build

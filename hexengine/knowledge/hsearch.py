@@ -992,6 +992,10 @@ def to_int(row) -> int:
     return out
 
 
+SLOTS_PER_NODE = 28  # a build's node pairs: 20 to 24 a node from 9x9 to 24x24, whatever the limits
+_NEEDED: dict = {}  # (cells, limits) -> the (slots, events) a build there has grown to
+
+
 class Workspace:
     """The kernel's arrays for one board size and one set of limits, reused by every build.
 
@@ -1008,8 +1012,11 @@ class Workspace:
         w = (mi + _WORD - 1) // _WORD
         self.mi = mi
         self.limits = limits
-        self.slots = s = slots or max(1024, 8 * nn)
-        self.events = e = events or max(4096, 64 * nn)
+        # sized for a build on this board at once (a workspace too small costs a whole
+        # build for each doubling), or as large as one here has had to grow
+        needed = _NEEDED.get((mi, limits), (0, 0))
+        self.slots = s = slots or max(1024, SLOTS_PER_NODE * nn, needed[0])
+        self.events = e = events or max(4096, 64 * nn, needed[1])
         fb, sb = limits.max_fulls + 1, limits.max_semis + 1
         cand = limits.or_candidates
         ors = max(1, limits.max_ors)
@@ -1041,7 +1048,10 @@ class Workspace:
         self.owner: object = None  # the CompiledConnections whose build it holds
 
     def grown(self, geo: Geometry) -> "Workspace":
-        return Workspace(geo, self.limits, self.slots * 2, self.events * 2)
+        """Twice as large, and the size the next workspaces for these limits start at."""
+        ws = Workspace(geo, self.limits, self.slots * 2, self.events * 2)
+        _NEEDED[(self.mi, self.limits)] = (ws.slots, ws.events)
+        return ws
 
     # --- reading the result ----------------------------------------------------------------
     @property
