@@ -52,8 +52,8 @@ class Player:
 
     def apply_settings(self) -> None:
         """Apply the settings the evaluations read process-wide (the circuit's ``wire``, the
-        graph circuit's band, division and bounds), so that the analysis views score as the next
-        search will; call after changing one."""
+        graph circuit's band, division and bounds), so that the analysis views score as the
+        next search will; call after changing one."""
         resistance.set_wire(self.settings.wire)
         vc_graph.set_band(self.settings.graph_band)
         vc_graph.set_division(self.settings.graph_division)

@@ -179,8 +179,8 @@ def default_table(sizes: list[int], count: int, seconds: float, s: Settings) -> 
 
     player = Player(s)
     print(f"{_settings_text(s)}: the search (knowledge, width {s.width}, {s.evaluation}) "
-          f"with {seconds:g} s per position, 10 % of the cells filled (an opening; at 30 % random boards are "
-          "mostly decided by connections at the root), median:\n")
+          f"with {seconds:g} s per position, 10 % of the cells filled (an opening; at 30 % "
+          "random boards are mostly decided by connections at the root), median:\n")
     print("| size | positions | depth | nodes | nodes/s |")
     print("|---|---|---|---|---|")
     for size in sizes:
@@ -252,7 +252,8 @@ def _settings_text(s: Settings) -> str:
                    "(repeatable).")
 def main(size_list: list[int], count: int, repeat: int, depth: int, width: int, trials: int,
          vc_only: bool, inferior_only: bool, templates_only: bool,
-         default_seconds: float | None, default_depth: int | None, sets: tuple[str, ...]) -> None:
+         default_seconds: float | None, default_depth: int | None,
+         sets: tuple[str, ...]) -> None:
     """Print Markdown tables of evaluation cost and search speed."""
     try:
         settings = Settings().with_texts(sets)

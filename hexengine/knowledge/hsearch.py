@@ -992,8 +992,14 @@ def to_int(row) -> int:
     return out
 
 
-SLOTS_PER_NODE = 28  # a build's node pairs: 20 to 24 a node from 9x9 to 24x24, whatever the limits
-_NEEDED: dict = {}  # (cells, limits) -> the (slots, events) a build there has grown to
+# a build's node pairs: 20 to 24 a node from 9x9 to 24x24, whatever the limits
+SLOTS_PER_NODE = 28
+_NEEDED: dict = {}  # (board size, limits) -> the (slots, events) a build there has grown to
+
+
+def _key(geo: Geometry, limits) -> tuple:
+    """A board size and limits, as the workspaces made for them are filed."""
+    return geo.width, geo.height, limits
 
 
 class Workspace:
@@ -1014,7 +1020,7 @@ class Workspace:
         self.limits = limits
         # sized for a build on this board at once (a workspace too small costs a whole
         # build for each doubling), or as large as one here has had to grow
-        needed = _NEEDED.get((mi, limits), (0, 0))
+        needed = _NEEDED.get(_key(geo, limits), (0, 0))
         self.slots = s = slots or max(1024, SLOTS_PER_NODE * nn, needed[0])
         self.events = e = events or max(4096, 64 * nn, needed[1])
         fb, sb = limits.max_fulls + 1, limits.max_semis + 1
@@ -1050,7 +1056,7 @@ class Workspace:
     def grown(self, geo: Geometry) -> "Workspace":
         """Twice as large, and the size the next workspaces for these limits start at."""
         ws = Workspace(geo, self.limits, self.slots * 2, self.events * 2)
-        _NEEDED[(self.mi, self.limits)] = (ws.slots, ws.events)
+        _NEEDED[_key(geo, self.limits)] = (ws.slots, ws.events)
         return ws
 
     # --- reading the result ----------------------------------------------------------------
@@ -1175,13 +1181,13 @@ def _until_it_fits(geo: Geometry, limits, ws: Workspace, shared: bool, w: int, r
             return ws
         ws = ws.grown(geo)
         if shared:
-            _WORKSPACES[(geo.width, geo.height, limits)] = ws
+            _WORKSPACES[_key(geo, limits)] = ws
 
 
 def _shared(geo: Geometry, limits, avoid: Optional[Workspace] = None) -> Workspace:
     """The board's workspace for these limits, reused by every build that brings none
     (a new one in place of ``avoid``)."""
-    key = (geo.width, geo.height, limits)
+    key = _key(geo, limits)
     ws = _WORKSPACES.get(key)
     if ws is None or ws is avoid:
         if len(_WORKSPACES) >= 8:
