@@ -246,3 +246,30 @@ def test_an_extended_build_finds_what_a_fresh_one_finds_in_the_main():
         total += len(pairs | extended)
         assert won(pairs) == won(extended)
     assert same > 0.9 * total
+
+
+# An 11x11 position of the solver's (from the 11x11 game set), before black h5 and white h4.
+_BEFORE_BLACK = ("b1 c1 d1 e1 f1 d2 e3 b4 c4 g4 b5 c5 d5 e5 c6 e6 g6 d7 e7 f7 b8 f8 g8 c9 g9 "
+                 "h9 c10 d10 g10 h10 b11 c11 d11 e11 f11 g11 h11 i11 j11")
+_BEFORE_WHITE = ("a1 a2 b2 c2 a3 b3 c3 d3 a4 d4 e4 f4 a5 f5 g5 a6 b6 d6 f6 a7 b7 c7 g7 a8 c8 d8 "
+                 "e8 h8 a9 d9 e9 f9 k9 a10 b10 e10 f10 i10 k10 a11 k11")
+
+
+@pytest.mark.parametrize("refresh", [True, False])
+def test_an_extended_build_combines_the_carriers_that_move_up(refresh):
+    """Black h5 takes some of the carriers white's build two plies up combined (an AND reads
+    a pair's first eight fulls, an OR its first twenty semis); with ``refresh_lost`` (the
+    solver's limits) the extension combines the ones that move up and finds white's
+    edge-to-edge full connection, as a fresh build does.  Without it, it does not."""
+    geo = geometry(11, 11)
+    cells = lambda names: sum(1 << geo.parse(n) for n in names.split())  # noqa: E731
+    before = (cells(_BEFORE_BLACK), cells(_BEFORE_WHITE))
+    after = (before[0] | cells("h5"), before[1] | cells("h4"))
+    limits = dataclasses.replace(vc.SOLVER_LIMITS, stop_at_win=True, refresh_lost=refresh)
+    assert vc.build(geo, after, 1, limits).edge_full() is not None
+    base = hsearch.run(geo, before, 1, limits, hsearch.Workspace(geo, limits))
+    assert hsearch.CompiledConnections(geo, before, 1, limits, base).edge_full() is None
+    ws = hsearch.run_from(geo, after, 1, limits, base, cells("h4"), cells("h5"),
+                          hsearch.Workspace(geo, limits))
+    extended = hsearch.CompiledConnections(geo, after, 1, limits, ws)
+    assert (extended.edge_full() is not None) == refresh

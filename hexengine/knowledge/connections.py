@@ -39,6 +39,9 @@ class Limits:
     empty_pairs: bool = False  # derive connections between two empty cells too (Benzene)
     edge_band: bool = False  # second-row cells two apart joined through their edge, and
     # ANDs sharing the edge cells a second-row cell captures (docs/connections.md)
+    refresh_lost: bool = False  # a build extended from an earlier one (``hsearch.run_from``)
+    # queues again every carrier of a pair that lost one its AND or OR combined, as Benzene's
+    # incremental build does: those that move up were never combined (docs/solver.md)
 
 
 DEFAULT_LIMITS = Limits()
@@ -54,7 +57,8 @@ WIDE_LIMITS = Limits(empty_pairs=True, max_fulls=25, max_semis=50, or_candidates
 # lines at sight: on six 7x7 openings 16 % fewer nodes (27,315 to 22,972; 8 ORs: no fewer),
 # for 1.3x the build time (an 11x11 game position: 3.8 to 4.9 ms).  With the derived stone
 # templates too: 22,972 to 18,986 nodes on those openings.
-SOLVER_LIMITS = dataclasses.replace(WIDE_LIMITS, max_ors=6, stone_templates=True)
+SOLVER_LIMITS = dataclasses.replace(WIDE_LIMITS, max_ors=6, stone_templates=True,
+                                    refresh_lost=True)
 
 
 class Connections:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import time
-from typing import Optional
+from typing import Callable, Optional
 
 from ..geometry import Geometry
 from . import inferior, templates, vc
@@ -157,7 +157,8 @@ def _bridges(geo: Geometry) -> tuple[tuple[tuple[int, int], ...], ...]:
 
 def fill_decompositions(geo: Geometry, stones: list[int], colours: tuple[int, ...],
                         limits: Optional[vc.Limits] = None, rounds: int = 8,
-                        deadline: Optional[float] = None, edge: bool = True
+                        deadline: Optional[float] = None, edge: bool = True,
+                        build: Callable[..., vc.Connections] = vc.build
                         ) -> tuple[list[int], dict[int, vc.Connections], inferior.Inferior]:
     """``stones`` (already filled in) with the carrier of every decomposition of
     ``colours`` filled, and fill-in after each one (``edge``: with edge-row cells, as in
@@ -165,13 +166,14 @@ def fill_decompositions(geo: Geometry, stones: list[int], colours: tuple[int, ..
 
     Returns the new stones; the connections of each colour in ``colours`` built on them
     (when a colour's edges are joined the work stops and only its connections are
-    returned); and what was filled, the carriers counting as captured by their colour."""
+    returned); and what was filled, the carriers counting as captured by their colour.
+    ``build`` makes the connections (``vc.build``, or a ``BuildCache``'s)."""
     stones = list(stones)
     found = inferior.NOTHING_FILLED
     for _ in range(rounds):
         conns: dict[int, vc.Connections] = {}
         for c in colours:
-            built = vc.build(geo, stones, c, limits, deadline)
+            built = build(geo, stones, c, limits, deadline)
             if built.edge_full() is not None:
                 return stones, {c: built}, found
             if deadline is not None and time.monotonic() > deadline:

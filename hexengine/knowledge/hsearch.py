@@ -27,7 +27,7 @@ build only through the accessors of "reading a build from another kernel" (``slo
 from __future__ import annotations
 
 import functools
-from typing import Callable, Optional
+from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
@@ -60,9 +60,10 @@ _MASK64 = (1 << 64) - 1
  L_EMPTY_PAIRS,
  N_NODES, N_CELLS, N_SLOTS, N_EVENTS, N_FB, N_SB,
  I_SLOT, I_PLIST, I_PLEN, I_PA, I_PB, I_FN, I_FLEN, I_SK, I_SN, I_SLEN, I_EVA, I_EVB, I_EVN,
- I_HEAP, I_STACK, I_ORSTACK, C_FC, C_SC, C_EV, C_T, S_SIZE) = range(44)
-# (L_EDGE_BAND sits in a slot the layout had free, so that no other index moved: kernels that
-# inline these accessors may be loaded from numba's disk cache compiled against them)
+ I_HEAP, I_STACK, I_ORSTACK, C_FC, C_SC, C_EV, C_T, L_REFRESH_LOST, S_SIZE) = range(45)
+# (L_EDGE_BAND sits in a slot the layout had free and L_REFRESH_LOST after the rest, so that
+# no other index moved: kernels that inline these accessors may be loaded from numba's disk
+# cache compiled against them)
 # rows of the scratch block of C (from S[C_T])
 (R_INTER, R_UNION, R_I2, R_U2, R_ZERO, R_TPL, R_ENDBIT, R_MIDBIT, R_CAR, R_NEW, R_GNB, R_OWN,
  R_OPP, R_EMPTY, R_START, R_GOAL, R_CAPT) = range(17)
@@ -770,6 +771,15 @@ def _carried_row(C, Cp, row, delta, new):
     return state
 
 
+def _lost_within(Cp, rows, n, delta):
+    """Whether one of the n carriers at Cp rows ``rows``… holds an opponent's new stone."""
+    for i in range(n):
+        for x in range(Cp.shape[1]):
+            if Cp[rows + i, x] & delta[1, x]:
+                return True
+    return False
+
+
 def _carry(C, I, S, Cp, Ip, Sp, delta, group_of):
     """Lay the earlier build's connections (Cp, Ip, Sp) in the workspace: those through an
     opponent's new stone (``delta`` row 1) dropped, the new own stones (row 0) taken out
@@ -795,6 +805,9 @@ def _carry(C, I, S, Cp, Ip, Sp, delta, group_of):
                 delta[2, g >> 6] |= U1 << np.uint64(g & 63)
     fb = Sp[N_FB]
     sb = Sp[N_SB]
+    and_n = S[L_AND]
+    cand = S[L_CANDIDATES]
+    refresh = S[L_REFRESH_LOST] != 0
     for k in range(Sp[ST_SLOTS]):
         a = _carried(C, own, delta, group_of, Ip[Sp[I_PA] + k], mi)
         b = _carried(C, own, delta, group_of, Ip[Sp[I_PB] + k], mi)
@@ -806,6 +819,12 @@ def _carry(C, I, S, Cp, Ip, Sp, delta, group_of):
         srows = Sp[C_SC] + k * sb
         nf = Ip[Sp[I_FLEN] + k]
         ns = Ip[Sp[I_SLEN] + k]
+        if refresh and not touched and (nf > and_n or ns > cand):
+            # a carrier the AND (its first and_n fulls) or the OR (its first cand semis)
+            # used is gone: those that move up were never combined, so all are queued
+            touched = _lost_within(Cp, frows, min(nf, and_n), delta) if nf > and_n else False
+            if not touched and ns > cand:
+                touched = _lost_within(Cp, srows, cand, delta)
         changed = touched
         if not touched:  # first what stands as it stood
             k2 = _slot(I, S, a, b)
@@ -857,6 +876,84 @@ def _carry(C, I, S, Cp, Ip, Sp, delta, group_of):
                 _add_semi(C, I, S, a, b, new, key)
         if S[ST_OVERFLOW]:
             return
+
+
+def packed_size(I, S):
+    """The carriers of the build in (I, S): how many rows ``pack`` writes."""
+    rows = 0
+    for k in range(S[ST_SLOTS]):
+        rows += I[S[I_FLEN] + k] + I[S[I_SLEN] + k]
+    return rows
+
+
+def pack(C, I, S, outC, outI):
+    """What ``extend`` reads of a build, laid end to end: each slot's carriers as rows of
+    ``outC`` (fulls, then semis) and in ``outI`` its two nodes, its counts of fulls and
+    semis, each full's size and each semi's size and key.  Returns the length of ``outI``
+    used (at most 4 a slot and 2 a row)."""
+    w = C.shape[1]
+    fb = S[N_FB]
+    sb = S[N_SB]
+    r = 0
+    q = 0
+    for k in range(S[ST_SLOTS]):
+        nf = I[S[I_FLEN] + k]
+        ns = I[S[I_SLEN] + k]
+        outI[q] = I[S[I_PA] + k]
+        outI[q + 1] = I[S[I_PB] + k]
+        outI[q + 2] = nf
+        outI[q + 3] = ns
+        q += 4
+        for i in range(nf):
+            outI[q] = I[S[I_FN] + k * fb + i]
+            q += 1
+            row = S[C_FC] + k * fb + i
+            for x in range(w):
+                outC[r, x] = C[row, x]
+            r += 1
+        for i in range(ns):
+            outI[q] = I[S[I_SN] + k * sb + i]
+            outI[q + 1] = I[S[I_SK] + k * sb + i]
+            q += 2
+            row = S[C_SC] + k * sb + i
+            for x in range(w):
+                outC[r, x] = C[row, x]
+            r += 1
+    return q
+
+
+def unpack(C, I, S, inC, inI, slots):
+    """``pack``'s output of ``slots`` slots laid back in a workspace (one for the same
+    board and limits with at least that many slots), as far as ``extend`` reads it."""
+    w = C.shape[1]
+    fb = S[N_FB]
+    sb = S[N_SB]
+    r = 0
+    q = 0
+    for k in range(slots):
+        I[S[I_PA] + k] = inI[q]
+        I[S[I_PB] + k] = inI[q + 1]
+        nf = inI[q + 2]
+        ns = inI[q + 3]
+        I[S[I_FLEN] + k] = nf
+        I[S[I_SLEN] + k] = ns
+        q += 4
+        for i in range(nf):
+            I[S[I_FN] + k * fb + i] = inI[q]
+            q += 1
+            row = S[C_FC] + k * fb + i
+            for x in range(w):
+                C[row, x] = inC[r, x]
+            r += 1
+        for i in range(ns):
+            I[S[I_SN] + k * sb + i] = inI[q]
+            I[S[I_SK] + k * sb + i] = inI[q + 1]
+            q += 2
+            row = S[C_SC] + k * sb + i
+            for x in range(w):
+                C[row, x] = inC[r, x]
+            r += 1
+    S[ST_SLOTS] = slots
 
 
 def links(C, I, S, is_group, pos, colour, per_pair, out, n):
@@ -1033,6 +1130,7 @@ class Workspace:
                                         int(limits.stop_at_win), int(limits.templates),
                                         int(limits.empty_pairs))
         S[L_EDGE_BAND] = int(limits.edge_band)
+        S[L_REFRESH_LOST] = int(limits.refresh_lost)
         S[N_NODES], S[N_CELLS], S[N_SLOTS], S[N_EVENTS], S[N_FB], S[N_SB] = (
             nn, mi, s, e, fb, sb)
         at = 0
@@ -1228,7 +1326,43 @@ def run_from(geo: Geometry, stones, colour: int, limits, before: Workspace, adde
         ws.is_group))
 
 
+class Packed(NamedTuple):
+    """A build as ``extend`` reads it, in as little memory as it takes (``pack_build``)."""
+    rows: np.ndarray
+    ints: np.ndarray
+    slots: int
+
+    @property
+    def nbytes(self) -> int:
+        return self.rows.nbytes + self.ints.nbytes
+
+
+def pack_build(ws: Workspace) -> Packed:
+    """The build in ``ws``, packed: a tenth or less of a workspace's memory."""
+    n = int(ws.S[ST_SLOTS])
+    rows = _packed_size(ws.I, ws.S)
+    out_c = np.empty((rows, ws.C.shape[1]), np.uint64)
+    out_i = np.empty(4 * n + 2 * rows, np.int32)
+    used = _pack(ws.C, ws.I, ws.S, out_c, out_i)
+    return Packed(out_c, out_i[:used].copy(), n)
+
+
+def unpack_build(packed: Packed, geo: Geometry, limits, into: Optional[Workspace] = None
+                 ) -> Workspace:
+    """``packed`` laid in ``into`` (a workspace for this board and limits, or a new or
+    larger one, returned), ready to be ``run_from``'s ``before``."""
+    ws = into
+    if ws is None or ws.slots < packed.slots:
+        ws = Workspace(geo, limits, slots=max(packed.slots, ws.slots if ws else 0))
+    ws.owner = None
+    _unpack(ws.C, ws.I, ws.S, packed.rows, packed.ints, packed.slots)
+    return ws
+
+
 kernel = build  # replaced by the compiled functions when numba has loaded them
+_packed_size = packed_size
+_pack = pack
+_unpack = unpack
 extension = extend
 _links = links
 
@@ -1308,10 +1442,10 @@ def _compile(compilers: kernels.Compilers) -> None:
     global _popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _new_slot
     global _before, _heap_push, _heap_pop, _drop_supersets, _insert, _add_full, _add_semi
     global _do_or, _edge_pair, _captures, _near, _put_full, _put_semi
-    global _groups, _base, _closure, _carry, _carried, _carried_row, _based_closure
+    global _groups, _base, _closure, _carry, _carried, _carried_row, _based_closure, _lost_within
     global node_cells, slot_count, slot_ends, slot_fulls, fulls_common, full_is_empty
     global cell_empty, full_avoiding
-    global kernel, extension, _links
+    global kernel, extension, _links, _packed_size, _pack, _unpack
     inline, jit = compilers.inline, compilers.bare
     # callees first: a compiled function finds them as compiled globals
     (_popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _before) = (
@@ -1319,6 +1453,7 @@ def _compile(compilers: kernels.Compilers) -> None:
                             _slot, _before))
     _edge_pair = inline(_edge_pair)
     _carried = inline(_carried)
+    _lost_within = inline(_lost_within)
     _carried_row = inline(_carried_row)
     _near = inline(_near)
     _captures = inline(_captures)
@@ -1335,6 +1470,7 @@ def _compile(compilers: kernels.Compilers) -> None:
     kernel = jit(build)
     extension = jit(extend)
     _links = jit(links)
+    _packed_size, _pack, _unpack = jit(packed_size), jit(pack), jit(unpack)
 
 
 def _warm_up() -> None:
@@ -1342,8 +1478,9 @@ def _warm_up() -> None:
     geo = geometry(3, 3)
     before = run(geo, [1 << geo.cells[0], 1 << geo.cells[4]], 0, DEFAULT_LIMITS,
                  Workspace(geo, DEFAULT_LIMITS))
+    again = unpack_build(pack_build(before), geo, DEFAULT_LIMITS)
     run_from(geo, [1 << geo.cells[0] | 1 << geo.cells[2], 1 << geo.cells[4] | 1 << geo.cells[6]],
-             0, DEFAULT_LIMITS, before, 1 << geo.cells[2], 1 << geo.cells[6])
+             0, DEFAULT_LIMITS, again, 1 << geo.cells[2], 1 << geo.cells[6])
 
 
 ready = kernels.register("hsearch", _compile)  # ready(): callable without compiling

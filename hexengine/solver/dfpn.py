@@ -87,15 +87,22 @@ class Solver:
 
     # --- public ------------------------------------------------------------------------
     def clear(self) -> None:
-        """Forget every proof (``dfpn-clear-tt``)."""
+        """Forget every proof (``dfpn-clear-tt``), and the builds the knowledge keeps."""
         self.tt.clear()
         self.expansions.clear()
+        self._forget_builds()
         self.history = [0] * 4096  # by cell index (52×52 needs 2,756)
 
     def new_game(self) -> None:
         """Forget the knowledge of interior positions (a few KB a game, seldom met again in
         another game) but keep the proofs."""
         self.expansions.clear()
+        self._forget_builds()
+
+    def _forget_builds(self) -> None:
+        builds = getattr(self.knowledge, "builds", None)
+        if builds is not None:
+            builds.clear()
 
     def solve(self, geo: Geometry, stones: list[int], colour: int,
               seconds: Optional[float] = None, stop: Optional[threading.Event] = None,

@@ -177,8 +177,10 @@ class VCKnowledge(SimpleKnowledge):
         self.vc = vc
         self.inferior = inferior
         if vc is not None:
+            from ..knowledge.build_cache import BuildCache
             from ..knowledge.decompose import fill_decompositions
             self.decompositions = fill_decompositions
+            self.builds = BuildCache()  # a node's builds start from its grandparent's
         if vc is None:
             self.name = "inferior"
         self.own_semis = own_semis
@@ -212,7 +214,7 @@ class VCKnowledge(SimpleKnowledge):
                 filled, edge = self._corner_pockets(geo, filled, edge)
             if self.decompose and self.vc is not None:
                 filled, conns, more = self.decompositions(geo, filled, (1 - colour,),
-                                                          self.limits)
+                                                          self.limits, build=self.builds.build)
                 theirs = conns.get(1 - colour)
                 edge = (edge[0] | more.edge[0], edge[1] | more.edge[1])
             added = (filled[0] | filled[1]) & empty
@@ -239,13 +241,13 @@ class VCKnowledge(SimpleKnowledge):
             return self._pruned(geo, stones, filled, colour, sight, fempty, just, support,
                                 empty)
         if theirs is None:
-            theirs = self.vc.build(geo, filled, 1 - colour, self.limits)
+            theirs = self.builds.build(geo, filled, 1 - colour, self.limits)
         carrier = theirs.edge_full()
         if carrier is not None:
             m = (carrier & fempty) or fempty
             return LOSS, (carrier & empty) | support, (m & -m).bit_length() - 1, None, 0
         if self.own_semis:
-            mine = self.vc.build(geo, filled, colour, self.limits)
+            mine = self.builds.build(geo, filled, colour, self.limits)
             carrier = mine.edge_full()
             if carrier is not None:  # a full connection: every move wins, take one inside
                 m = (carrier & fempty) or fempty
