@@ -879,81 +879,65 @@ def _carry(C, I, S, Cp, Ip, Sp, delta, group_of):
 
 
 def packed_size(I, S):
-    """The carriers of the build in (I, S): how many rows ``pack`` writes."""
+    """The carriers of the build in (I, S): how many rows its packed form holds (``transfer``)."""
     rows = 0
     for k in range(S[ST_SLOTS]):
         rows += I[S[I_FLEN] + k] + I[S[I_SLEN] + k]
     return rows
 
 
-def pack(C, I, S, outC, outI):
-    """What ``extend`` reads of a build, laid end to end: each slot's carriers as rows of
-    ``outC`` (fulls, then semis) and in ``outI`` its two nodes, its counts of fulls and
-    semis, each full's size and each semi's size and key.  Returns the length of ``outI``
-    used (at most 4 a slot and 2 a row)."""
-    w = C.shape[1]
-    fb = S[N_FB]
-    sb = S[N_SB]
-    r = 0
-    q = 0
-    for k in range(S[ST_SLOTS]):
-        nf = I[S[I_FLEN] + k]
-        ns = I[S[I_SLEN] + k]
-        outI[q] = I[S[I_PA] + k]
-        outI[q + 1] = I[S[I_PB] + k]
-        outI[q + 2] = nf
-        outI[q + 3] = ns
-        q += 4
-        for i in range(nf):
-            outI[q] = I[S[I_FN] + k * fb + i]
-            q += 1
-            row = S[C_FC] + k * fb + i
-            for x in range(w):
-                outC[r, x] = C[row, x]
-            r += 1
-        for i in range(ns):
-            outI[q] = I[S[I_SN] + k * sb + i]
-            outI[q + 1] = I[S[I_SK] + k * sb + i]
-            q += 2
-            row = S[C_SC] + k * sb + i
-            for x in range(w):
-                outC[r, x] = C[row, x]
-            r += 1
-    return q
-
-
-def unpack(C, I, S, inC, inI, slots):
-    """``pack``'s output of ``slots`` slots laid back in a workspace (one for the same
-    board and limits with at least that many slots), as far as ``extend`` reads it."""
+def transfer(C, I, S, PC, PI, slots, packing):
+    """Between a build's workspace (C, I, S) and its packed form: what ``extend`` reads,
+    laid end to end.  Each slot's carriers are rows of PC (fulls, then semis); PI holds its
+    two nodes, its counts of fulls and semis, each full's size and each semi's size and
+    key.  With ``packing``, the first ``slots`` slots go from the workspace into PC and PI
+    (at most 4 ints a slot and 2 a row; returns how many ints); else back into a
+    workspace for the same board and limits with at least that many slots."""
     w = C.shape[1]
     fb = S[N_FB]
     sb = S[N_SB]
     r = 0
     q = 0
     for k in range(slots):
-        I[S[I_PA] + k] = inI[q]
-        I[S[I_PB] + k] = inI[q + 1]
-        nf = inI[q + 2]
-        ns = inI[q + 3]
-        I[S[I_FLEN] + k] = nf
-        I[S[I_SLEN] + k] = ns
+        if packing:
+            PI[q] = I[S[I_PA] + k]
+            PI[q + 1] = I[S[I_PB] + k]
+            PI[q + 2] = I[S[I_FLEN] + k]
+            PI[q + 3] = I[S[I_SLEN] + k]
+        else:
+            I[S[I_PA] + k] = PI[q]
+            I[S[I_PB] + k] = PI[q + 1]
+            I[S[I_FLEN] + k] = PI[q + 2]
+            I[S[I_SLEN] + k] = PI[q + 3]
+        nf = PI[q + 2]
+        ns = PI[q + 3]
         q += 4
-        for i in range(nf):
-            I[S[I_FN] + k * fb + i] = inI[q]
-            q += 1
-            row = S[C_FC] + k * fb + i
-            for x in range(w):
-                C[row, x] = inC[r, x]
+        for i in range(nf + ns):
+            if i < nf:
+                size = S[I_FN] + k * fb + i
+                row = S[C_FC] + k * fb + i
+                key = -1
+            else:
+                size = S[I_SN] + k * sb + i - nf
+                row = S[C_SC] + k * sb + i - nf
+                key = S[I_SK] + k * sb + i - nf
+            if packing:
+                PI[q] = I[size]
+                if key >= 0:
+                    PI[q + 1] = I[key]
+                for x in range(w):
+                    PC[r, x] = C[row, x]
+            else:
+                I[size] = PI[q]
+                if key >= 0:
+                    I[key] = PI[q + 1]
+                for x in range(w):
+                    C[row, x] = PC[r, x]
+            q += 1 if key < 0 else 2
             r += 1
-        for i in range(ns):
-            I[S[I_SN] + k * sb + i] = inI[q]
-            I[S[I_SK] + k * sb + i] = inI[q + 1]
-            q += 2
-            row = S[C_SC] + k * sb + i
-            for x in range(w):
-                C[row, x] = inC[r, x]
-            r += 1
-    S[ST_SLOTS] = slots
+    if not packing:
+        S[ST_SLOTS] = slots
+    return q
 
 
 def links(C, I, S, is_group, pos, colour, per_pair, out, n):
@@ -1343,7 +1327,7 @@ def pack_build(ws: Workspace) -> Packed:
     rows = _packed_size(ws.I, ws.S)
     out_c = np.empty((rows, ws.C.shape[1]), np.uint64)
     out_i = np.empty(4 * n + 2 * rows, np.int32)
-    used = _pack(ws.C, ws.I, ws.S, out_c, out_i)
+    used = _transfer(ws.C, ws.I, ws.S, out_c, out_i, n, True)
     return Packed(out_c, out_i[:used].copy(), n)
 
 
@@ -1355,14 +1339,13 @@ def unpack_build(packed: Packed, geo: Geometry, limits, into: Optional[Workspace
     if ws is None or ws.slots < packed.slots:
         ws = Workspace(geo, limits, slots=max(packed.slots, ws.slots if ws else 0))
     ws.owner = None
-    _unpack(ws.C, ws.I, ws.S, packed.rows, packed.ints, packed.slots)
+    _transfer(ws.C, ws.I, ws.S, packed.rows, packed.ints, packed.slots, False)
     return ws
 
 
 kernel = build  # replaced by the compiled functions when numba has loaded them
 _packed_size = packed_size
-_pack = pack
-_unpack = unpack
+_transfer = transfer
 extension = extend
 _links = links
 
@@ -1445,7 +1428,7 @@ def _compile(compilers: kernels.Compilers) -> None:
     global _groups, _base, _closure, _carry, _carried, _carried_row, _based_closure, _lost_within
     global node_cells, slot_count, slot_ends, slot_fulls, fulls_common, full_is_empty
     global cell_empty, full_avoiding
-    global kernel, extension, _links, _packed_size, _pack, _unpack
+    global kernel, extension, _links, _packed_size, _transfer
     inline, jit = compilers.inline, compilers.bare
     # callees first: a compiled function finds them as compiled globals
     (_popcount, _size, _subset, _overlap, _equal, _copy, _has, _slot, _before) = (
@@ -1470,7 +1453,7 @@ def _compile(compilers: kernels.Compilers) -> None:
     kernel = jit(build)
     extension = jit(extend)
     _links = jit(links)
-    _packed_size, _pack, _unpack = jit(packed_size), jit(pack), jit(unpack)
+    _packed_size, _transfer = jit(packed_size), jit(transfer)
 
 
 def _warm_up() -> None:
