@@ -20,7 +20,8 @@ from .connections import Connections, Limits
 
 MAX_NEW_STONES = 6  # stones changed since a kept build: more, and a fresh build is cheaper
 MEMORY = 128 << 20  # bytes of packed builds a cache holds
-GENERATIONS = 2  # a build extended from an extended one ... (see below)
+GENERATIONS = 2  # kept: fresh builds and those extended from one; a build extended from an
+# extended one is not, so what a fresh build would add is at most two extensions away
 
 
 @dataclass(eq=False)
@@ -31,6 +32,14 @@ class _Entry:
     packed: hsearch.Packed
     generation: int  # builds since a fresh one: 0 for a fresh build
 
+    def sides(self, colour: int) -> tuple[int, int]:
+        """(``colour``'s stones, the opponent's)."""
+        return (self.black, self.white) if colour == 0 else (self.white, self.black)
+
+    @property
+    def bucket(self) -> tuple[int, int]:
+        return self.colour, (self.black | self.white).bit_count()
+
 
 class BuildCache:
     """Packed builds of one board size and one set of limits, the least recently used
@@ -39,7 +48,7 @@ class BuildCache:
     def __init__(self, memory: Optional[int] = None) -> None:
         self.memory = MEMORY if memory is None else memory
         self._key: Optional[tuple] = None
-        self._entries: dict[int, _Entry] = {}  # by age: dicts keep their order
+        self._entries: dict[_Entry, None] = {}  # the least recently used first
         self._by_count: dict[tuple[int, int], list[_Entry]] = {}
         self._bytes = 0
         self._before: Optional[hsearch.Workspace] = None
@@ -69,7 +78,7 @@ class BuildCache:
             self._touch(base)
             self._before = hsearch.unpack_build(base.packed, geo, lim, self._before)
             own, opp = pos[colour], pos[1 - colour]
-            b_own, b_opp = (base.black, base.white)[colour], (base.black, base.white)[1 - colour]
+            b_own, b_opp = base.sides(colour)
             built = hsearch.run_from(geo, pos, colour, lim, self._before, own & ~b_own,
                                      opp & ~b_opp)
             self.stats["extended"] += 1
@@ -92,7 +101,7 @@ class BuildCache:
             if fewer >= best_cost:
                 break
             for e in self._by_count.get((colour, count - fewer), ()):
-                e_own, e_opp = (e.black, e.white) if colour == 0 else (e.white, e.black)
+                e_own, e_opp = e.sides(colour)
                 if e_own & ~own or e_opp & own:
                     continue
                 cost = ((own ^ e_own) | (opp ^ e_opp)).bit_count()
@@ -101,19 +110,19 @@ class BuildCache:
         return best
 
     def _keep(self, entry: _Entry) -> None:
-        ident = id(entry)
-        self._entries[ident] = entry
-        bucket = (entry.colour, (entry.black | entry.white).bit_count())
-        self._by_count.setdefault(bucket, []).append(entry)
+        self._entries[entry] = None
+        self._by_count.setdefault(entry.bucket, []).append(entry)
         self._bytes += entry.packed.nbytes
         while self._bytes > self.memory and len(self._entries) > 1:
-            old = self._entries.pop(next(iter(self._entries)))
-            self._by_count[(old.colour, (old.black | old.white).bit_count())].remove(old)
+            old = next(iter(self._entries))
+            del self._entries[old]
+            self._by_count[old.bucket].remove(old)
             self._bytes -= old.packed.nbytes
 
     def _touch(self, entry: _Entry) -> None:
         """Kept longest: its other grandchildren will ask for it."""
-        self._entries[id(entry)] = self._entries.pop(id(entry))
+        del self._entries[entry]
+        self._entries[entry] = None
 
     def clear(self) -> None:
         """Forget every kept build (a new game, ``dfpn-clear-tt``)."""
