@@ -58,6 +58,33 @@ def test_the_fill_wolve_reports_in_a_game_position():
     assert decomposition(geo, after, WHITE, conns[WHITE]) == 0
 
 
+# Two 11x11 positions of games against Wolve (scripts/positions/11x11-games.txt, 44 and 29),
+# black to move, where a group lying on an edge line must count as that edge, as Benzene's
+# groups do (the edge is their captain).  In the first, black's group d7-e11 stands on the
+# bottom row, so white's c7 group and white's left edge both touch black's bottom and b7,
+# and white's connection from c7 to the left edge lies in the corner between them.  In the
+# second, white's group h2-k5 stands on the right edge, so the right edge touches black's
+# g8 group and f10 touches it too (by a bridge), and both touch black's bottom.  Wolve's
+# vc-build fills these cells (of either colour: the dead ones may take either).
+GROUP_ON_BOTTOM = ("b7 c9 d9 d8 f7 f6 e7 e6 d7 e8 f8 e9 f9 d4 d5 d6 h5 g6 h6 g7 i7 h4 f4 e10 "
+                   "f10 g4 c5 c7", "a8 b8 c8 a9 b9 a10 b10 c10 d10 a11 b11 c11 d11")
+GROUP_ON_RIGHT = ("g4 f6 g6 g5 i4 f8 h7 i3 h4 h2 i2 h3 g2 g3 k2 h8 g8 j3 e4 f4 d6 e5 k3 j4 k4 "
+                  "j5 d5 d7 j6 k5 e6 e7 f5 f10 b8 c7 b7 h6 i6 i5 c9 c6 h5 g7",
+                  "k6 i7 j7 k7 i8 j8 k8 f9 g9 h9 i9 j9 k9 g10 h10 i10 j10 k10 f11 g11 h11 i11 "
+                  "j11 k11")
+
+
+@pytest.mark.parametrize("moves, fill", [GROUP_ON_BOTTOM, GROUP_ON_RIGHT],
+                         ids=["opponent-group-on-its-edge", "own-group-on-its-edge"])
+def test_a_group_on_an_edge_line_counts_as_that_edge(moves, fill):
+    geo, stones = game_position(moves, 11)
+    filled, _ = inferior.fill_in(geo, stones)
+    after, _, more = fill_decompositions(geo, filled, (BLACK, WHITE), vc.WIDE_LIMITS)
+    added = (after[0] | after[1]) & ~(filled[0] | filled[1])
+    assert names(geo, added) == set(fill.split())
+    assert more.captured[WHITE]  # white's carrier, counted as captured
+
+
 def test_nothing_to_decompose_on_an_open_board():
     geo, stones = game_position("e5 c3")
     for colour in (BLACK, WHITE):

@@ -67,11 +67,14 @@ def decomposition(geo: Geometry, stones: list[int], colour: int,
     opp_edges = geo.edges[1 - colour]
     opp_groups = _groups(geo, opp)
 
-    # every opponent node as a bit: groups 0..n-1, then its two edges
+    # every opponent node as a bit: groups 0..n-1, then its two edges; a group with a stone
+    # on one of its edge lines is joined to that edge, so it is that edge's node (as in
+    # Benzene, whose edges are the captains of the groups they touch)
     n = len(opp_groups)
     group_bit = {}
     for i, g in enumerate(opp_groups):
-        group_bit[g] = 1 << i
+        on = [j for j, e in enumerate(opp_edges) if g & e]
+        group_bit[g] = 1 << (n + on[0]) if len(on) == 1 else 1 << i
 
     def opp_nodes_touching(cells: int, edge: Optional[int]) -> int:
         """The opponent nodes that ``cells`` (an own group) or own ``edge`` touch."""
@@ -104,10 +107,16 @@ def decomposition(geo: Geometry, stones: list[int], colour: int,
         return found
 
     nodes = []  # (node id for conns, cells, own edge mask or None, opponent nodes touched)
-    for j, e in enumerate(own_edges):
-        nodes.append((vc.EDGE_START if j == 0 else vc.EDGE_GOAL, 0, e,
-                      opp_nodes_touching(0, e)))
-    for g in _groups(geo, own):
+    own_groups = _groups(geo, own)
+    for j, e in enumerate(own_edges):  # an edge with the own groups that lie on it
+        on = [g for g in own_groups if g & e]
+        touched = opp_nodes_touching(0, e)
+        for g in on:
+            touched |= opp_nodes_touching(g, None)
+        nodes.append((vc.EDGE_START if j == 0 else vc.EDGE_GOAL, sum(on), e, touched))
+    for g in own_groups:
+        if g & (own_edges[0] | own_edges[1]):
+            continue
         touched = opp_nodes_touching(g, None)
         if touched & (touched - 1):
             nodes.append(((g & -g).bit_length() - 1, g, None, touched))
