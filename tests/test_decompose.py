@@ -60,9 +60,10 @@ def test_the_fill_wolve_reports_in_a_game_position():
 
 # Two 11x11 positions of games against Wolve (scripts/positions/11x11-games.txt, 44 and 29),
 # black to move, where a group lying on an edge line must count as that edge, as Benzene's
-# groups do (the edge is their captain).  In the first, black's group d7-e11 stands on the
-# bottom row, so white's c7 group and white's left edge both touch black's bottom and b7,
-# and white's connection from c7 to the left edge lies in the corner between them.  In the
+# groups do (the edge is their captain).  In the first, black's group d7-g11 (e11-g11 from
+# the fill-in) stands on the bottom row, so white's c7 group and white's left edge both
+# touch black's bottom and b7, and white's connection from c7 to the left edge lies in the
+# corner between them.  In the
 # second, white's group h2-k5 stands on the right edge, so the right edge touches black's
 # g8 group and f10 touches it too (by a bridge), and both touch black's bottom.  Wolve's
 # vc-build fills these cells (of either colour: the dead ones may take either).
