@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 import threading
 import time
-from dataclasses import replace
 from typing import Callable, Optional, TypeVar
 
 from . import book, kernels, opening
@@ -143,10 +142,10 @@ class Player:
             self._solver.new_game()
         self.rng = random.Random(self.settings.seed)
 
-    def searcher(self, settings: Optional[Settings] = None) -> Searcher:
-        """The searcher for the current settings (or ``settings``): kept (with its tables)
-        while the rows it depends on are unchanged."""
-        key = (settings or self.settings).search_key()
+    def searcher(self) -> Searcher:
+        """The searcher for the current settings: kept (with its tables) while the rows it
+        depends on are unchanged."""
+        key = self.settings.search_key()
         if self._searcher is None or key != self._searcher_key:
             self._searcher = Searcher(**key.search_options())
             self._searcher_key = key
@@ -220,9 +219,6 @@ class Player:
             return SearchResult(solved.move, score, n, solved.nodes,
                                 time.monotonic() - started, solved.pv or [solved.move],
                                 proved=True)
-        if (s.opening_evaluation != "none"
-                and (board.stones[0] | board.stones[1]).bit_count() < s.opening_stones):
-            s = replace(s, evaluation=s.opening_evaluation)
         spec = EVALUATIONS[s.evaluation]
         if spec.circuit:
             # a just-started engine may still be loading its compiled kernels; the board
@@ -234,7 +230,7 @@ class Player:
                 move = quick_move(board, colour)
                 return SearchResult(move, 0.0, 0, 0, time.monotonic() - started, [move])
         self.apply_settings()
-        return self.searcher(s).search(board, colour, started + seconds, s.max_depth, stop,
+        return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
                                       on_iteration, solved.losing if solved else 0)
 
 

@@ -80,8 +80,7 @@ class Searcher:
                  root_width: int = 0, root_moves: int = 0, root_policy: int = 0,
                  quiescence: bool = False,
                  root_links: bool = False, ply_widths: tuple[int, ...] = (),
-                 tempo: float = 0.0, wide_plies: int = 0, reduce_after: int = 0,
-                 root_net: float = 0.0) -> None:
+                 tempo: float = 0.0, wide_plies: int = 0, reduce_after: int = 0) -> None:
         if ordering not in ORDERINGS:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         spec = get_evaluation(evaluation)
@@ -129,8 +128,6 @@ class Searcher:
         # searched beside the kept ones (a second opinion on which moves deserve a search)
         self.root_policy = root_policy
         self.root_head = network.move_head() if root_policy else None
-        self.root_net = root_net
-        self._bonus: dict[int, float] = {}
         self.quiescence = quiescence  # leaves also score the restoring answer to an intrusion
         # the move's worth, added to a leaf's static value for the side to move: without it
         # a leaf's value swings with its ply's parity by more than the gaps between moves,
@@ -162,7 +159,6 @@ class Searcher:
         while any other is left."""
         start_time = time.monotonic()
         self._prepare(board, colour, deadline, stop)
-        self._bonus = {}
         result = self._search(colour, deadline, max_depth, on_iteration, start_time, avoid)
         result.nodes = max(result.nodes, self.nodes)
         result.elapsed = time.monotonic() - start_time
@@ -485,17 +481,13 @@ class Searcher:
             stones[colour] |= bit
             self.hash ^= zob[move]
             saved = self._refresh(colour, 1)
-            bonus = self._root_bonus(move, colour) if self.root_net else 0.0
-            low = alpha - bonus
             try:
                 if i == 0:
-                    score = -self._negamax(depth - 1, -beta, -low, 1 - colour, 1, move)
+                    score = -self._negamax(depth - 1, -beta, -alpha, 1 - colour, 1, move)
                 else:
-                    score = -self._negamax(depth - 1, -low - 1, -low, 1 - colour, 1, move)
-                    if score > low:
-                        score = -self._negamax(depth - 1, -beta, -low, 1 - colour, 1, move)
-                if abs(score) < WIN_THRESHOLD:
-                    score += bonus
+                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1 - colour, 1, move)
+                    if score > alpha:
+                        score = -self._negamax(depth - 1, -beta, -alpha, 1 - colour, 1, move)
             finally:
                 stones[colour] ^= bit
                 self.hash ^= zob[move]
@@ -510,19 +502,6 @@ class Searcher:
                 alpha = score
         self._store(self.hash ^ (SIDE_KEY if colour else 0), depth, best_score, EXACT, best_move)
         return best_score, best_move, scores
-
-    def _root_bonus(self, move: int, colour: int) -> float:
-        """root_net times the network's value of the root's child ``move`` (stones on,
-        ``colour`` having played it), as the mover sees it; 0 where its connections decide."""
-        bonus = self._bonus.get(move)
-        if bonus is None:
-            stones = list(self.stones)
-            stones[colour] |= 1 << move
-            filled, _, own, opp = network.leaf_reading(self.geo, stones, 1 - colour)
-            bonus = 0.0 if own == 2 or opp == 2 else -self.root_net * network.evaluate(
-                self.geo, filled, 1 - colour)
-            self._bonus[move] = bonus
-        return bonus
 
     def _negamax(self, depth: int, alpha: float, beta: float, colour: int, ply: int,
                  last: int = -1) -> float:

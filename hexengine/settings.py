@@ -132,11 +132,6 @@ class Settings:
                              "(plain, fixed depth), random.", "player", choices=ALGORITHMS)
     evaluation: str = setting(DEFAULT_EVALUATION, "Evaluation function.",
                               choices=tuple(EVALUATIONS), flag="--eval")
-    opening_evaluation: str = setting("none", "Evaluation while fewer than opening_stones "
-                                      "stones stand (none: the evaluation throughout).",
-                                      "player", choices=("none",) + tuple(EVALUATIONS))
-    opening_stones: int = setting(0, "Stones below which opening_evaluation is used.",
-                                  "player", low=0)
     max_time: float = setting(10.0, "Seconds per genmove when no game clock is given.",
                               "player", low=0, high=86400, above=True, flag="--time",
                               unit="seconds")
@@ -157,9 +152,6 @@ class Settings:
     root_policy: int = setting(0, "Root moves the cut (root_moves) left out that are "
                                "searched too: those the value network's move head ranks "
                                "first.", low=0)
-    root_net: float = setting(0.0, "Weight of the value network's judgement of each root "
-                              "move's position, added to its search score (0 = none).",
-                              low=0.0, high=10.0)
     quiescence: bool = setting(False, "Leaves also score the answer that restores a broken "
                                "bridge or template.")
     root_links: bool = setting(True, "Every node's circuit also carries the root's full "
