@@ -8,7 +8,14 @@ the solver where it proves it and by the game's result elsewhere (with
 the sibling labels of ``train_value.py --sibling-weight``), and saves its games every
 ``--save-every`` games to ``OUT/part-SEED-JOB.npz`` (so training can start before the end).
 
+``--cluster tcp://HOST:PORT`` plays the same number of games (``--games`` × ``--jobs``) as
+tasks of ``--save-every`` games on the workers of a Dask scheduler (the ``[cluster]``
+extra, as for ``hex-match --cluster``); each task's games come back and are saved here as
+``OUT/part-SEED-tTASK.npz``, and a run again with the same ``--out`` and ``--seed`` plays
+only the tasks not saved yet.
+
     python scripts/value_data.py --games 4000 --jobs 2 --out data/value
+    python scripts/value_data.py --games 4000 --jobs 8 --cluster tcp://10.0.0.5:8786 --out data/value
 """
 from __future__ import annotations
 
@@ -17,6 +24,7 @@ import os
 import random
 import sys
 import time
+from typing import Optional
 
 import click
 import numpy as np
@@ -26,6 +34,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from hexengine import kernels  # noqa: E402
 from hexengine.learning import selfplay  # noqa: E402
 from hexengine.settings import Settings  # noqa: E402
+from protocol.match import cluster  # noqa: E402
+from protocol.match.runner import MatchError  # noqa: E402
 from scripts.cli_types import NumberList  # noqa: E402
 
 
@@ -38,28 +48,47 @@ def parse_sizes(text: str) -> list[tuple[int, float]]:
     return out
 
 
+class Games:
+    """What plays the games of one job or task: its policies, solver and labelling budgets."""
+
+    def __init__(self, sizes: list[tuple[int, float]], temperatures: list[float],
+                 solve_seconds: float, engine_seconds: float,
+                 engine_settings: tuple[str, ...] = (), winning_seconds: float = 0.0) -> None:
+        kernels.start(wait=True)
+        self.sizes, self.temperatures = sizes, temperatures
+        self.solve_seconds, self.winning_seconds = solve_seconds, winning_seconds
+        self.solver = selfplay.new_solver()
+        if engine_seconds:  # one engine for every temperature (it has none)
+            engine = selfplay.engine_policy(engine_seconds, engine_settings)
+            self.policies = {t: engine for t in temperatures}
+        else:
+            self.policies = {t: selfplay.circuit_policy(temperature=t) for t in temperatures}
+
+    def play(self, rng: random.Random) -> selfplay.Game:
+        """One labelled game, its size, temperature and random first moves drawn from
+        ``rng``."""
+        size = rng.choices([s for s, _ in self.sizes], [w for _, w in self.sizes])[0]
+        temperature = rng.choice(self.temperatures)
+        return selfplay.play_game(size, self.policies[temperature], rng,
+                                  random_moves=rng.choice(selfplay.RANDOM_MOVES),
+                                  solver=self.solver, solve_seconds=self.solve_seconds,
+                                  winning_seconds=self.winning_seconds)
+
+
 def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out: str,
             temperatures: list[float], solve_seconds: float, save_every: int,
             engine_seconds: float, engine_settings: tuple[str, ...] = (),
             winning_seconds: float = 0.0) -> int:
-    kernels.start(wait=True)
+    """Job ``job``: play ``games`` games, saving them every ``save_every`` to its part
+    file; returns how many it played."""
+    player = Games(sizes, temperatures, solve_seconds, engine_seconds, engine_settings,
+                   winning_seconds)
     rng = random.Random(seed * 1000 + job)
-    solver = selfplay.new_solver()
-    if engine_seconds:  # one engine for every temperature (it has none)
-        engine = selfplay.engine_policy(engine_seconds, engine_settings)
-        policies = {t: engine for t in temperatures}
-    else:
-        policies = {t: selfplay.circuit_policy(temperature=t) for t in temperatures}
     played: list[selfplay.Game] = []
     path = os.path.join(out, f"part-{seed}-{job}.npz")
     started = time.monotonic()
     for i in range(games):
-        size = rng.choices([s for s, _ in sizes], [w for _, w in sizes])[0]
-        temperature = rng.choice(temperatures)
-        played.append(selfplay.play_game(size, policies[temperature], rng,
-                                         random_moves=rng.choice(selfplay.RANDOM_MOVES),
-                                         solver=solver, solve_seconds=solve_seconds,
-                                         winning_seconds=winning_seconds))
+        played.append(player.play(rng))
         if (i + 1) % save_every == 0 or i + 1 == games:
             np.savez_compressed(path + ".tmp.npz", **selfplay.to_arrays(played))
             os.replace(path + ".tmp.npz", path)
@@ -67,6 +96,81 @@ def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out
             print(f"job {job}: {i + 1} games, {positions} positions, "
                   f"{time.monotonic() - started:.0f} s", flush=True)
     return len(played)
+
+
+def play_task(task: int, games: int, sizes: list[tuple[int, float]], seed: int,
+              temperatures: list[float], solve_seconds: float, engine_seconds: float,
+              engine_settings: tuple[str, ...] = (), winning_seconds: float = 0.0
+              ) -> tuple[dict, str]:
+    """A cluster task: ``games`` games with a seed of their own (the run's ``seed`` and
+    ``task``); their arrays and the name of the worker that played them."""
+    player = Games(sizes, temperatures, solve_seconds, engine_seconds, engine_settings,
+                   winning_seconds)
+    rng = random.Random(f"{seed}-task-{task}")
+    played = [player.play(rng) for _ in range(games)]
+    try:
+        from distributed import get_worker
+        worker = str(get_worker().name)
+    except (ImportError, ValueError):  # not on a worker
+        worker = "?"
+    return selfplay.to_arrays(played), worker
+
+
+def task_path(out: str, seed: int, task: int) -> str:
+    return os.path.join(out, f"part-{seed}-t{task}.npz")
+
+
+def on_cluster(address: str, timeout: float, total: int, per_task: int, seed: int,
+               out: str, options: dict) -> None:
+    """``total`` games as tasks of ``per_task`` on the Dask scheduler at ``address``, each
+    task's games saved as it comes back; the tasks already saved under ``out`` are not
+    played again."""
+    counts = [min(per_task, total - start) for start in range(0, total, per_task)]
+    todo = [t for t in range(len(counts)) if not os.path.exists(task_path(out, seed, t))]
+    if len(todo) < len(counts):
+        click.echo(f"{len(counts) - len(todo)} of {len(counts)} tasks saved before")
+    try:
+        client = cluster.connect(address, timeout)
+    except MatchError as exc:
+        raise click.ClickException(str(exc)) from None
+    by_worker: dict[str, int] = {}
+    failed: list[str] = []
+    played = 0
+    started = time.monotonic()
+    try:
+        futures = {client.submit(play_task, t, counts[t], seed=seed, pure=False, **options): t
+                   for t in todo}
+        while futures:
+            done = [f for f in futures if f.done()]
+            if not done:
+                time.sleep(cluster.POLL)
+            for future in done:
+                task = futures.pop(future)
+                if future.status != "finished":  # failed on every try, or cancelled
+                    try:
+                        why = repr(future.exception())
+                    except Exception as exc:  # (a cancelled task has no exception)
+                        why = type(exc).__name__
+                    failed.append(f"task {task}: {why}")
+                    click.echo(f"task {task} failed: {why}", err=True)
+                    continue
+                arrays, worker = future.result()
+                path = task_path(out, seed, task)
+                np.savez_compressed(path + ".tmp.npz", **arrays)
+                os.replace(path + ".tmp.npz", path)
+                by_worker[worker] = by_worker.get(worker, 0) + counts[task]
+                played += counts[task]
+                click.echo(f"task {task} on {worker}: {counts[task]} games, "
+                           f"{len(arrays['game'])} positions, "
+                           f"{time.monotonic() - started:.0f} s")
+    finally:
+        cluster.closing(client)
+    click.echo(f"{played} games in {out}")
+    click.echo(f"workers: {len(by_worker)} (" + ", ".join(
+        f"{w} {n}" for w, n in sorted(by_worker.items())) + ")")
+    if failed:
+        raise click.ClickException(f"{len(failed)} tasks failed (run again to play them): "
+                                   + "; ".join(failed))
 
 
 @click.command()
@@ -93,10 +197,16 @@ def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--save-every", type=click.IntRange(min=1), default=50, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), required=True)
+@click.option("--cluster", "cluster_address", default=None, metavar="tcp://HOST:PORT",
+              help="Play the games as tasks of --save-every games on this Dask scheduler's "
+                   "workers (pip install 'hexengine[cluster]'), --games x --jobs in all.")
+@click.option("--connect-timeout", type=float, default=30.0, show_default=True,
+              help="Seconds to wait for the scheduler and a worker.")
 def main(games: int, jobs: int, sizes: str, temps: list[float], solve_seconds: float,
          engine_seconds: float, engine_set: tuple[str, ...], winning_seconds: float, seed: int,
-         save_every: int, out: str) -> None:
-    """Play and label self-play games in ``jobs`` processes."""
+         save_every: int, out: str, cluster_address: Optional[str],
+         connect_timeout: float) -> None:
+    """Play and label self-play games in ``jobs`` processes (or on a Dask cluster)."""
     if engine_set and not engine_seconds:
         raise click.BadParameter("engine settings need --engine-seconds (the circuit policy "
                                  "has none)", param_hint="--engine-set")
@@ -106,6 +216,12 @@ def main(games: int, jobs: int, sizes: str, temps: list[float], solve_seconds: f
         raise click.BadParameter(str(exc), param_hint="--engine-set") from None
     os.makedirs(out, exist_ok=True)
     size_weights = parse_sizes(sizes)
+    if cluster_address:
+        on_cluster(cluster_address, connect_timeout, games * jobs, save_every, seed, out,
+                   dict(sizes=size_weights, temperatures=temps, solve_seconds=solve_seconds,
+                        engine_seconds=engine_seconds, engine_settings=engine_set,
+                        winning_seconds=winning_seconds))
+        return
     args = [(job, games, size_weights, seed, out, temps, solve_seconds, save_every,
              engine_seconds, engine_set, winning_seconds) for job in range(jobs)]
     with multiprocessing.Pool(jobs) as pool:

@@ -14,11 +14,13 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 from distributed import Client
 
 from hexengine import sgf
 from hexengine.board import BLACK, WHITE
+from hexengine.learning import selfplay
 from protocol.match.referee import Rules, replay
 from protocol.match.runner import MatchConfig
 from protocol.match.verify import check_record
@@ -390,6 +392,39 @@ def test_solve_script_spreads_openings_over_the_workers(cluster):
     workers = next(line for line in lines if line.startswith("workers:"))
     # (both usually; tasks of earlier tests on this cluster may hold one of them)
     assert workers.startswith(("workers: 1 (", "workers: 2 (")), workers
+
+
+def test_value_data_plays_its_games_on_the_workers_and_resumes(cluster, tmp_path):
+    """``scripts/value_data.py --cluster``: the games come back from the workers as part
+    files that training reads (each position labelled for its mover, a finished game's
+    last mover the winner); a second run with the same --out plays only what is missing."""
+    script = os.path.join(os.path.dirname(os.path.dirname(__file__)), "scripts",
+                          "value_data.py")
+    out = tmp_path / "data"
+    command = [sys.executable, script, "--games", "2", "--jobs", "2", "--save-every", "1",
+               "--sizes", "5", "--solve-seconds", "0.05", "--seed", "3", "--out", str(out),
+               "--cluster", cluster.address]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    parts = sorted(p.name for p in out.glob("*.npz"))
+    assert parts == [f"part-3-t{t}.npz" for t in range(4)]
+    lines = done.stdout.splitlines()
+    assert sum(line.startswith("task ") and " on w" in line for line in lines) == 4, lines
+    assert "4 games in" in done.stdout
+    table = selfplay.load_parts([str(out)])
+    assert sorted(set(table["game"].tolist())) == [0, 1, 2, 3]
+    assert set(table["size"].tolist()) == {5}
+    assert set(np.abs(table["label"]).tolist()) <= {1.0}
+    for game in range(4):
+        rows = np.nonzero(table["game"] == game)[0]
+        last = rows[np.argmax(table["ply"][rows])]
+        assert table["label"][last] == 1.0  # its mover made the winning connection
+    (out / "part-3-t2.npz").unlink()
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert "3 of 4 tasks saved before" in again.stdout
+    assert "1 games in" in again.stdout
+    assert (out / "part-3-t2.npz").exists()
 
 
 def test_solve_script_names_an_unreachable_scheduler():
