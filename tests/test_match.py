@@ -365,6 +365,58 @@ def test_engines_with_benzene_dialect_get_commands_they_accept(tmp_path):
     assert sum(1 for line in log if line.startswith("time_left") and line.endswith(" 1")) == 1
 
 
+def test_a_game_clock_is_sent_spent_and_runs_out(tmp_path):
+    """--game-time 1+0.1: the engines hear the clock (time_settings 1 0 0, then time_left
+    with what is left), each move's record carries the clock after it, and an engine that
+    takes 0.45 s a move loses on time once its clock, less the grace, is gone."""
+    slow = shlex.join([sys.executable, BROKEN, "--delay", "0.45"])
+    proc = run_match(tmp_path, "--engine", f"slow={slow}",
+                     "--engine", f"ours={ours()}", "--size", "7", "--games", "2",
+                     "--game-time", "1+0.1", "--grace", "0.2", "--engine-logs")
+    assert proc.returncode == 0, proc.stderr
+    games = results(tmp_path)
+    assert len(games) == 2
+    for r in games:
+        assert (r.loser, r.reason) == ("slow", "timeout"), r
+        assert "game clock" in r.detail
+        slow_moves = [m for m in r.moves if m.get("by") == "slow"]
+        # 1.0, 0.65, 0.3 (the move overruns it within the grace: 0 left, plus 0.1), 0.1
+        # left before each move: the fourth cannot be made within 0.1 s and the grace
+        assert len(slow_moves) == 3
+        assert [m["left"] for m in slow_moves] == pytest.approx([0.65, 0.3, 0.1], abs=0.05)
+    log = (tmp_path / "logs" / "slow.0.log").read_text().splitlines()
+    assert "time_settings 1 0 0" in log
+    lefts = [float(line.split()[2]) for line in log if line.startswith("time_left")]
+    assert lefts[:4] == pytest.approx([1.0, 0.65, 0.3, 0.1], abs=0.05)
+    assert all(line.endswith(" 0") for line in log if line.startswith("time_left"))
+    summary = (tmp_path / "summary.md").read_text()
+    assert "1+0.1 s a game" in summary.splitlines()[0]
+
+
+def test_our_engine_keeps_within_a_game_clock(tmp_path):
+    """Against itself on 8x8 with 4 s a game each, our engine spreads the clock over its
+    moves (time_left with no stones: main time) and never runs out."""
+    proc = run_match(tmp_path, "--engine", f"a={ours()}", "--engine", f"b={ours('--width', '5')}",
+                     "--size", "8", "--openings", "all", "--games", "2", "--game-time", "4",
+                     "--grace", "0.5", timeout=240)
+    assert proc.returncode == 0, proc.stderr
+    for r in results(tmp_path):
+        assert r.reason == "connection", r
+        for name in (r.black, r.white):
+            moves = [m for m in r.moves if m.get("by") == name]
+            assert sum(m["seconds"] for m in moves) <= 4.0
+            lefts = [m["left"] for m in moves]
+            assert lefts == sorted(lefts, reverse=True) and lefts[-1] > 0
+
+
+def test_game_time_needs_a_positive_main_time(tmp_path):
+    for text in ("0", "abc", "-5+1", "10+-1", "inf"):
+        proc = run_match(tmp_path, "--engine", f"a={ours()}", "--engine", f"b={ours()}",
+                         "--size", "4", "--game-time", text)
+        assert proc.returncode == 2, text
+        assert "--game-time" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_by_opening_script_lists_the_openings_an_engine_drops_first(tmp_path):
     """``scripts/by_opening.py`` on hand-made records: with a3 ours loses as black where the
     opponent wins, with c3 both win as black; a3 comes first, and the totals add up."""

@@ -17,7 +17,9 @@ def _played(out, *args: str) -> tuple[list[dict], list, Rules]:
     proc = run_match(out, *args)
     assert proc.returncode == 0, proc.stderr
     stored = json.loads((out / "match.json").read_text())
-    rules = Rules(stored["width"], stored["height"], stored["time"], 1.0, stored["swap"])
+    main_time, increment = stored.get("game_time", (0.0, 0.0))
+    rules = Rules(stored["width"], stored["height"], stored["time"], 1.0, stored["swap"],
+                  main_time=main_time, increment=increment)
     config = MatchConfig(stored["engines"], rules, [tuple(o) for o in stored["openings"]],
                          stored["games"], stored["init"])
     records = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
@@ -44,9 +46,21 @@ def forfeits(tmp_path_factory):
                    "--time", "0.3")
 
 
-def test_real_records_pass_unchanged(swap_games, forfeits):
+@pytest.fixture(scope="module")
+def clock_games(tmp_path_factory):
+    """Games under a game clock of 1+0.05 s: ours against an engine that takes 0.3 s a
+    move, whose clock runs down to the increment (the 1 s grace carries it on)."""
+    out = tmp_path_factory.mktemp("clock")
+    slow = f"{broken('none')} --delay 0.3"
+    return _played(out, "--engine", f"good={ours()}", "--engine", f"slow={slow}",
+                   "--size", "5", "--games", "2", "--game-time", "1+0.05")
+
+
+def test_real_records_pass_unchanged(swap_games, forfeits, clock_games):
+    assert clock_games[2].main_time == 1.0 and clock_games[2].increment == 0.05
+    assert all("left" in m for r in clock_games[0] for m in r["moves"] if m["by"] != "opening")
     swaps = 0
-    for records, schedule, rules in (swap_games, forfeits):
+    for records, schedule, rules in (swap_games, forfeits, clock_games):
         for record in records:
             result = check_record(record, schedule[record["game"]], rules)
             assert {**result.to_json(), "sgf": record["sgf"]} == record
@@ -109,6 +123,26 @@ def test_a_false_record_is_rejected(swap_games, how):
     spec = schedule[record["game"]]
     check_record(copy.deepcopy(record), spec, rules)  # the original passes
     TAMPERED[how](record)
+    with pytest.raises(RecordError):
+        check_record(record, spec, rules)
+
+
+CLOCK_TAMPERED = {
+    "a move past the clock": lambda r: next(
+        m for m in r["moves"] if m["by"] == r["loser"]).update(seconds=2.5),
+    "a clock that gained time": lambda r: next(
+        m for m in r["moves"] if m["by"] == r["winner"]).update(left=9.0),
+    "no clock": lambda r: next(m for m in r["moves"] if m["by"] == r["winner"]).pop("left"),
+}
+
+
+@pytest.mark.parametrize("how", sorted(CLOCK_TAMPERED))
+def test_a_false_clock_is_rejected(clock_games, how):
+    records, schedule, rules = clock_games
+    record = copy.deepcopy(records[0])
+    spec = schedule[record["game"]]
+    check_record(copy.deepcopy(record), spec, rules)  # the original passes
+    CLOCK_TAMPERED[how](record)
     with pytest.raises(RecordError):
         check_record(record, spec, rules)
 

@@ -2,6 +2,7 @@
 round-robin tournament) and report win rates, Elo with error bars, LOS and SPRT."""
 from __future__ import annotations
 
+import math
 import os
 import re
 import signal
@@ -88,6 +89,22 @@ def parse_sprt(text: Optional[str]) -> Optional[tuple[float, float, float, float
         raise click.BadParameter("need elo0 < elo1 and 0 < alpha, beta < 0.5",
                                  param_hint="--sprt")
     return elo0, elo1, alpha, beta
+
+
+def parse_game_time(text: Optional[str]) -> tuple[float, float]:
+    """'60' -> (60, 0), '30+0.5' -> (30, 0.5): a game clock's seconds and increment;
+    None -> (0, 0), no game clock."""
+    if text is None:
+        return 0.0, 0.0
+    main, _, inc = text.partition("+")
+    try:
+        values = float(main), float(inc or 0)
+    except ValueError:
+        values = (math.nan, math.nan)
+    if not (values[0] > 0 and values[1] >= 0) or math.isinf(values[0] + values[1]):
+        raise click.BadParameter(f"{text!r}: expected MAIN or MAIN+INC seconds, MAIN > 0",
+                                 param_hint="--game-time")
+    return values
 
 
 class Progress:
@@ -206,7 +223,12 @@ def _start_judge(command: Optional[str], init: tuple[str, ...], timeout: float,
 @click.option("--time", "move_time", type=click.FloatRange(min=0.01), default=1.0,
               show_default=True, help="Seconds per move, sent with time_settings/time_left.")
 @click.option("--grace", type=click.FloatRange(min=0.0), default=1.0, show_default=True,
-              help="Seconds beyond --time before a genmove loses on time.")
+              help="Seconds beyond --time (or the game clock) before a genmove loses on "
+                   "time.")
+@click.option("--game-time", "game_time", default=None, metavar="MAIN[+INC]",
+              help="A game clock instead of --time: MAIN seconds for each engine's whole "
+                   "game, INC added after each of its moves (e.g. 60, 30+0.5); sent with "
+                   "time_settings MAIN 0 0 and time_left before each genmove.")
 @click.option("--openings", default="none", show_default=True,
               help="none | all (every 1-ply opening) | FILE (one per line) | random:N "
                    "(random N-ply openings); each opening is played with both colours.")
@@ -241,7 +263,8 @@ def _start_judge(command: Optional[str], init: tuple[str, ...], timeout: float,
 @click.option("--engine-logs", is_flag=True, help="Keep each engine's stderr in OUT/logs.")
 @click.option("--quiet", is_flag=True, help="No progress line.")
 def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
-         games: Optional[int], move_time: float, grace: float, openings: str, seed: int,
+         games: Optional[int], move_time: float, grace: float, game_time: Optional[str],
+         openings: str, seed: int,
          jobs: Optional[int], cluster_address: Optional[str], cluster_timeout: float,
          out_dir: Optional[str], swap: bool, sprt: Optional[str], judge_command: Optional[str],
          judge_init: tuple[str, ...], judge_timeout: float, engine_logs: bool,
@@ -261,6 +284,7 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
         raise click.UsageError("--engine-logs is for local matches: on a cluster the "
                                "engines' stderr stays on the workers")
     width, height = parse_size(size)
+    main_time, increment = parse_game_time(game_time)
     sprt_config = parse_sprt(sprt)
     if sprt_config is not None and len(engines) != 2:
         raise click.UsageError("--sprt needs exactly two engines")
@@ -275,7 +299,8 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
     if swap and width != height:
         click.echo("note: on a non-square board a swap exchanges the engines' colours "
                    "(swap-sides)", err=True)
-    rules = Rules(width, height, move_time, grace, swap)
+    rules = Rules(width, height, move_time, grace, swap, main_time=main_time,
+                  increment=increment)
     config = MatchConfig(engines, rules, opening_list, games, init, sprt_config, openings)
     names = list(engines)
     if out_dir is None:
@@ -301,7 +326,7 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
         if isinstance(exc, click.ClickException):
             raise
         raise click.ClickException(str(exc)) from None
-    info = ReportInfo(names, width, height, move_time, openings, swap,
+    info = ReportInfo(names, width, height, rules.time_text(), openings, swap,
                       len(config.schedule()), sprt_config)
 
     def on_result(result: GameResult, results: list[GameResult]) -> None:

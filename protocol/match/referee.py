@@ -35,11 +35,39 @@ class Rules:
     """What every game of a match shares."""
     width: int
     height: int
-    time: float  # seconds per move
-    grace: float = 1.0  # a genmove may take time + grace before it loses on time
+    time: float  # seconds per move (without a game clock)
+    grace: float = 1.0  # a genmove may take its time + grace before it loses on time
     swap: bool = False
     command_timeout: float = 10.0  # for every command but genmove
     startup_timeout: float = 30.0  # for the first command to a new process
+    # a game clock instead of ``time``: each engine's seconds for the whole game, and the
+    # seconds added to its clock after each of its moves (Fischer); 0: ``time`` a move
+    main_time: float = 0.0
+    increment: float = 0.0
+
+    def time_text(self) -> str:
+        """'1 s/move', or the game clock: '60 s a game', '60+0.5 s a game'."""
+        if not self.main_time:
+            return f"{self.time:g} s/move"
+        inc = f"+{self.increment:g}" if self.increment else ""
+        return f"{self.main_time:g}{inc} s a game"
+
+
+class Clock:
+    """Each engine's time under the rules: ``time`` for every move, or what is left of its
+    game clock (spent by each move, never below 0, then the increment added)."""
+
+    def __init__(self, rules: Rules, names: list[str]) -> None:
+        self.rules = rules
+        self.left = {name: rules.main_time for name in names}
+
+    def allowed(self, name: str) -> float:
+        """Seconds ``name``'s next move may take, before the grace."""
+        return self.left[name] if self.rules.main_time else self.rules.time
+
+    def spend(self, name: str, used: float) -> None:
+        if self.rules.main_time:
+            self.left[name] = max(0.0, self.left[name] - used) + self.rules.increment
 
 
 @dataclass(frozen=True)
@@ -144,18 +172,24 @@ class Referee:
         r = self.rules
         new_board(engine, r.width, r.height, self._quirks(engine), r.command_timeout)
         self._optional(engine, f"param_game allow_swap {int(swap_allowed)}")
-        self._optional(engine, f"time_settings 0 {r.time:g} 1")
+        if r.main_time:  # sudden death: the whole game's time, no byo-yomi
+            self._optional(engine, f"time_settings {r.main_time:g} 0 0")
+        else:
+            self._optional(engine, f"time_settings 0 {r.time:g} 1")
         play_position(engine, board, r.command_timeout)
 
-    def _time_left(self, engine: EngineProcess, colour: int) -> None:
-        """GTP's ``time_left C T 1`` (T seconds for one move); Benzene takes only C T."""
+    def _time_left(self, engine: EngineProcess, colour: int, left: float) -> None:
+        """GTP's ``time_left C T 1`` (T seconds for one move; with a game clock ``C T 0``,
+        T what is left of it); Benzene takes only C T."""
         quirks = self._quirks(engine)
         word = COLOUR_WORDS[colour]
+        stones = 0 if self.rules.main_time else 1
+        seconds = f"{round(left, 3):g}"
         if not quirks.get("time_left_two_args"):
-            if self._optional(engine, f"time_left {word} {self.rules.time:g} 1"):
+            if self._optional(engine, f"time_left {word} {seconds} {stones}"):
                 return
             quirks["time_left_two_args"] = True
-        self._optional(engine, f"time_left {word} {self.rules.time:g}")
+        self._optional(engine, f"time_left {word} {seconds}")
 
     # --- one game -------------------------------------------------------------------------
     def play(self, spec: GameSpec, should_stop: Callable[[], bool] = lambda: False
@@ -166,6 +200,7 @@ class Referee:
         players = [spec.black, spec.white]  # colour -> engine name; swap-sides exchanges them
         moves: list[dict] = []
         seconds = {spec.black: 0.0, spec.white: 0.0}
+        clock = Clock(r, players)
         for i, name in enumerate(spec.opening):
             colour = BLACK if i % 2 == 0 else WHITE
             board.play(board.parse_move(name), colour)
@@ -179,10 +214,13 @@ class Referee:
                     return None
                 colour = board.to_move
                 name = players[colour]
-                move, word, used = self._genmove(board, name, colour)
+                move, word, used = self._genmove(board, name, colour, clock.allowed(name))
                 seconds[name] = seconds.get(name, 0.0) + used
+                clock.spend(name, used)
                 record = {"colour": COLOUR_NAMES[colour], "move": "", "by": name,
                           "seconds": round(used, 3)}
+                if r.main_time:
+                    record["left"] = round(clock.left[name], 3)
                 if move in (SWAP_PIECES, SWAP_SIDES):
                     board.play(move, colour)
                     record["move"] = board.move_name(move)
@@ -225,21 +263,24 @@ class Referee:
             self.discard_engine(name)
             raise _Forfeit(colour, exc.reason, exc.detail) from None
 
-    def _genmove(self, board: Board, name: str, colour: int) -> tuple[int, str, float]:
-        """Ask for a move and check it; returns (move, what the engine said, seconds)."""
+    def _genmove(self, board: Board, name: str, colour: int,
+                 allowed: float) -> tuple[int, str, float]:
+        """Ask for a move within ``allowed`` seconds (and the grace) and check it; returns
+        (move, what the engine said, seconds)."""
         r = self.rules
         engine = self._engine(name, colour)
         word = COLOUR_WORDS[colour]
         try:
-            self._time_left(engine, colour)
+            self._time_left(engine, colour, allowed)
             started = time.monotonic()
-            ok, text = engine.send(f"genmove {word}", r.time + r.grace)
+            ok, text = engine.send(f"genmove {word}", allowed + r.grace)
             used = time.monotonic() - started
         except EngineError as exc:
             self.discard_engine(name)
             detail = exc.detail
             if exc.reason == "timeout":
-                detail = f"no move within {r.time:g} s + {r.grace:g} s grace"
+                detail = (f"no move within {allowed:g} s + {r.grace:g} s grace"
+                          + (" (its game clock)" if r.main_time else ""))
             raise _Forfeit(colour, exc.reason, detail) from None
         said = text.strip()
         if not ok:

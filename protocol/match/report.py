@@ -275,7 +275,7 @@ class ReportInfo:
     names: list[str]
     width: int
     height: int
-    move_time: float
+    time_text: str  # the time control, as ``Rules.time_text`` says it
     openings: str  # what --openings said
     swap: bool
     scheduled: int  # games in the whole schedule
@@ -283,7 +283,7 @@ class ReportInfo:
 
     def title(self, played: int) -> str:
         return (f"{' vs '.join(self.names)}: {played} of {self.scheduled} games, "
-                f"{self.width}x{self.height}, {self.move_time:g} s/move, openings "
+                f"{self.width}x{self.height}, {self.time_text}, openings "
                 f"{self.openings}" + (", swap" if self.swap else ""))
 
 

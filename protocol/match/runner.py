@@ -44,10 +44,13 @@ class MatchConfig:
     def identity(self) -> dict:
         """The part of the config a resumed run must share (stored in match.json)."""
         r = self.rules
-        return {"engines": self.engines, "init": self.init, "width": r.width,
-                "height": r.height, "time": r.time, "swap": r.swap,
-                "openings": [list(o) for o in self.openings], "games": self.games,
-                "openings_from": self.openings_spec}
+        identity = {"engines": self.engines, "init": self.init, "width": r.width,
+                    "height": r.height, "time": r.time, "swap": r.swap,
+                    "openings": [list(o) for o in self.openings], "games": self.games,
+                    "openings_from": self.openings_spec}
+        if r.main_time:  # (match.json of matches without a game clock stays as it was)
+            identity["game_time"] = [r.main_time, r.increment]
+        return identity
 
     def schedule(self) -> list[GameSpec]:
         """Every pair plays ``games`` games: opening k twice (games 2k, 2k+1) with colours

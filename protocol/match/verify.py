@@ -13,7 +13,7 @@ from numbers import Real
 
 from hexengine.board import SWAP_SIDES, Board, IllegalMove
 
-from .referee import COLOUR_NAMES, FORFEITS, GameResult, GameSpec, Rules
+from .referee import COLOUR_NAMES, FORFEITS, Clock, GameResult, GameSpec, Rules
 
 # every way a game can end, and those that only the engine to move can cause
 REASONS = {"connection", "resignation", *FORFEITS}
@@ -54,7 +54,7 @@ def check_record(data: object, spec: GameSpec, rules: Rules) -> GameResult:
     players = [spec.black, spec.white]
     seconds = {spec.black: 0.0, spec.white: 0.0}
     moves: list[dict] = []
-    limit = rules.time + rules.grace + SLACK
+    clock = Clock(rules, players)
     for i, m in enumerate(claimed.moves):
         at = f"{where}, move {i + 1}"
         if not isinstance(m, dict) or not isinstance(m.get("move"), str):
@@ -80,10 +80,22 @@ def check_record(data: object, spec: GameSpec, rules: Rules) -> GameResult:
                 raise RecordError(f"{at}: {COLOUR_NAMES[colour]} was {players[colour]}, "
                                   f"not {m.get('by')!r}")
             used = m.get("seconds")
+            limit = clock.allowed(players[colour]) + rules.grace + SLACK
             if isinstance(used, bool) or not isinstance(used, Real) or not 0 <= used <= limit:
                 raise RecordError(f"{at}: {used!r} seconds is not a move within the time")
             record["seconds"] = used
             seconds[players[colour]] += used
+            clock.spend(players[colour], used)
+            if rules.main_time:
+                # the referee's reading, from unrounded times: within their rounding of ours
+                left, count = m.get("left"), clock.left[players[colour]]
+                moved = 1 + sum(1 for r in moves if r["by"] == players[colour])
+                if (isinstance(left, bool) or not isinstance(left, Real)
+                        or abs(left - count) > 0.0005 * moved + 0.001):
+                    raise RecordError(f"{at}: the clock left {left!r} s, the moves leave "
+                                      f"{count:.3f} s")
+                record["left"] = left
+                clock.left[players[colour]] = left
             if isinstance(m.get("said"), str):
                 record["said"] = m["said"]
         moves.append(record)
