@@ -16,12 +16,24 @@ class GameClock:
     byoyomi_stones: int = 0
     left: dict[int, float] = field(default_factory=dict)  # colour -> seconds left
     stones_left: dict[int, int] = field(default_factory=dict)  # colour -> stones in period
+    unlimited: bool = False  # time_settings said: no time limits (time_left is ignored)
 
     def reset(self) -> None:
         self.left.clear()
         self.stones_left.clear()
 
+    def set(self, main: float, byoyomi: float, stones: int) -> None:
+        """GTP's ``time_settings``: main time, then Canadian byo-yomi of ``byoyomi`` seconds
+        for every ``stones`` stones.  Byo-yomi time with no stones means no time limits
+        (GTP 2, section 4.2), and so does no time at all."""
+        self.reset()
+        self.unlimited = (main == 0 and byoyomi == 0) or (byoyomi > 0 and stones == 0)
+        self.main_time = None if self.unlimited else main
+        self.byoyomi, self.byoyomi_stones = (0.0, 0) if self.unlimited else (byoyomi, stones)
+
     def known(self, colour: int) -> bool:
+        if self.unlimited:
+            return False
         return colour in self.left or self.main_time is not None
 
 

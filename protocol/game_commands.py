@@ -242,14 +242,7 @@ def _time_settings(engine: Engine, args: list[str]) -> str:
     main = parse_seconds(args[0], "main time")
     byo = parse_seconds(args[1], "byo-yomi time")
     stones = parse_count(args[2], "byo-yomi stones")
-    clock = engine.clock
-    clock.reset()
-    if main == 0 and byo == 0:
-        clock.main_time = None  # no time limit
-    else:
-        clock.main_time = main
-    clock.byoyomi = byo
-    clock.byoyomi_stones = stones
+    engine.clock.set(main, byo, stones)
     return ""
 
 

@@ -22,10 +22,7 @@ def _param_game(engine: Engine, args: list[str]) -> str:
         engine.configure(name, "1" if parse_bool(name, value) else "0")
     elif name == "game_time":
         seconds = parse_seconds(value, "game_time")
-        engine.clock.reset()
-        engine.clock.main_time = seconds if seconds > 0 else None
-        engine.clock.byoyomi = 0.0
-        engine.clock.byoyomi_stones = 0
+        engine.clock.set(seconds, 0.0, 0)  # (0: no clock)
     else:
         raise HtpError(f"unknown game parameter {name!r} (known: allow_swap, game_time)")
     return ""

@@ -58,6 +58,21 @@ def test_time_left_shortens_thinking(make_engine):
     assert elapsed < 1.0
 
 
+@pytest.mark.parametrize("settings", ["0 1 0", "0 0 0"])
+def test_no_time_limits_leave_genmove_its_own_time(make_engine, settings):
+    """GTP's 'no time limits' (byo-yomi time with no stones, or no time at all) leaves
+    genmove its own --time, and a time_left sent after it does not count: the engine
+    thinks its 2 s instead of answering at once."""
+    engine = make_engine("--time", "2")
+    engine.ok("boardsize 9")
+    engine.ok("play b e5")
+    engine.ok(f"time_settings {settings}")
+    engine.ok("time_left w 0 0")
+    ok, move, elapsed = engine.timed("genmove w", timeout=30)
+    assert ok and move
+    assert elapsed > 1.0, f"{elapsed:.2f} s"
+
+
 def test_game_time_parameter_gives_a_clock(make_engine):
     engine = make_engine("--time", "20")
     engine.ok("boardsize 11")
