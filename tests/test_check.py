@@ -117,6 +117,14 @@ def test_one_fault_fails_its_check(fault, only, failing):
         done.stdout
 
 
+def test_clock_check_passes_ours_and_warns_an_engine_that_ignores_its_clock():
+    done = hex_check("--only", "clock", shlex.join(OURS))
+    assert outcomes(done.stdout) == {"clock": "pass"}, done.stdout
+    slow = hex_check("--only", "clock", shlex.join(BROKEN + ["--delay", "2"]))
+    assert outcomes(slow.stdout) == {"clock": "warn"}, slow.stdout
+    assert "after 2." in slow.stdout and "0.5 s left on its clock" in slow.stdout
+
+
 def test_crash_and_hang_are_fails_of_one_check():
     crash = hex_check("--only", "genmove", "--only", "quit",
                       shlex.join(BROKEN + ["--mode", "crash"]))

@@ -195,6 +195,19 @@ def param_value(ctx: Context, command: str, name: str) -> Optional[str]:
     return None
 
 
+def slow_down(ctx: Context) -> list[str]:
+    """Raise the time a move may take to 60 s where the engine has such a setting
+    (``SLOW_PARAMS``); the commands that put each one back."""
+    p = ctx.probe
+    restore = []
+    for command, name in SLOW_PARAMS:
+        if p.knows(command):
+            old = param_value(ctx, command, name)
+            if old is not None and p.send(f"{command} {name} 60").ok:
+                restore.append(f"{command} {name} {old}")
+    return restore
+
+
 def check_move(ctx: Context, reply: Reply, size: int, occupied: set[str], colour: str,
                swap_possible: bool = False) -> str:
     """A genmove reply is a legal move: an empty cell on the board (then occupied), or
@@ -476,12 +489,7 @@ def _genmove(ctx: Context) -> str:
        optional=True)
 def _interrupt(ctx: Context) -> str:
     p = ctx.probe
-    restore = []
-    for command, name in SLOW_PARAMS:
-        if p.knows(command):
-            old = param_value(ctx, command, name)
-            if old is not None and p.send(f"{command} {name} 60").ok:
-                restore.append(f"{command} {name} {old}")
+    restore = slow_down(ctx)
     try:
         name = ok(ctx, "name").text
         n = new_board(ctx)
@@ -555,6 +563,50 @@ def _time(ctx: Context) -> str:
     if missing:
         raise Warned(f"missing: {', '.join(missing)}; has: {', '.join(have) or 'none'}")
     return ", ".join(have)
+
+
+CLOCK_LEFT = 0.5  # seconds left on the game clock in the ``clock`` check
+CLOCK_SLACK = 1.0  # and how much longer its genmove may take before it warns
+
+
+@check("clock", f"with {CLOCK_LEFT:g} s left on a game clock (time_settings 600 0 0, "
+       f"time_left) genmove answers within {CLOCK_LEFT + CLOCK_SLACK:g} s", optional=True)
+def _clock(ctx: Context) -> str:
+    p = ctx.probe
+    restore = slow_down(ctx)  # (its own limit must not be what keeps the move short)
+    try:
+        n = new_board(ctx)
+        stones = [cell(n // 2, n // 2)]
+        ok(ctx, f"play black {stones[0]}")
+        settings = p.send("time_settings 600 0 0").ok
+        told = (p.send(f"time_left w {CLOCK_LEFT:g} 0").ok
+                or p.send(f"time_left w {CLOCK_LEFT:g}").ok)
+        if not told:
+            raise Warned("time_left refused in both forms: no clock to keep")
+        started = time.monotonic()
+        p.write("genmove white")
+        try:
+            reply = p.read("genmove white", timeout=CLOCK_LEFT + 10)
+        except EngineError as exc:
+            if exc.reason != "timeout":
+                raise
+            ctx.dirty = True
+            raise Warned(f"no answer within {CLOCK_LEFT + 10:g} s with {CLOCK_LEFT:g} s "
+                         "left on its clock") from None
+        used = time.monotonic() - started
+        if not reply.ok:  # (what a genmove answers is the genmove check's to judge)
+            raise Warned(f"genmove answered {reply.shown()} with {CLOCK_LEFT:g} s left")
+        move = reply.text
+    finally:
+        if p.alive() and not ctx.dirty:
+            p.send("time_settings 0 1 0")  # GTP's "no time limits" again
+            for command in restore:
+                p.send(command)
+    how = "" if settings else " (no time_settings: time_left alone)"
+    if used > CLOCK_LEFT + CLOCK_SLACK:
+        raise Warned(f"answered {move} after {used:.2f} s with {CLOCK_LEFT:g} s left on its "
+                     f"clock{how}")
+    return f"answered {move} in {used:.2f} s with {CLOCK_LEFT:g} s left{how}"
 
 
 @check("showboard", "showboard answers a multi-line board that changes with the moves")
