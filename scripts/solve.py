@@ -231,11 +231,9 @@ def solve_opening(size: int, cell: int, limit: float, knowledge: str, tt_size: i
     result = parallel.solve(Solver(known, tt_size=tt_size), geo, [1 << cell, 0], WHITE,
                             limit, threads=threads)
     solved = _outcome(cell, result, time.monotonic() - started)
-    try:
-        from distributed import get_worker
-        solved["worker"] = str(get_worker().name)
-    except (ImportError, ValueError):  # not on a worker
-        pass
+    worker = cluster.worker_name()
+    if worker is not None:
+        solved["worker"] = worker
     return solved
 
 
@@ -253,25 +251,16 @@ def _on_cluster(address: str, timeout: float, geo, openings: list[int], limit: f
         futures = [client.submit(solve_opening, geo.width, cell, limit, pure=False, **options)
                    for cell in openings]
         cell_of = {future.key: cell for future, cell in zip(futures, openings)}
-        while futures:  # each line as its task finishes
-            done = [f for f in futures if f.done()]
-            if not done:
-                time.sleep(cluster.POLL)
-            for future in done:
-                futures.remove(future)
-                if future.status != "finished":  # failed on every try, or cancelled
-                    try:
-                        why = repr(future.exception())
-                    except Exception as exc:  # (a cancelled task has no exception)
-                        why = type(exc).__name__
-                    solved = dict(cell=cell_of[future.key], winner=None, move=-1, nodes=0,
-                                  seconds=0.0, worker=f"error: {why}")
-                    tally.add(geo, solved)
-                    continue
-                solved = future.result()
+        for future, why in cluster.finished(futures):  # each line as its task finishes
+            if why is not None:
+                solved = dict(cell=cell_of[future.key], winner=None, move=-1, nodes=0,
+                              seconds=0.0, worker=f"error: {why}")
                 tally.add(geo, solved)
-                worker = solved.get("worker", "?")
-                by_worker[worker] = by_worker.get(worker, 0) + 1
+                continue
+            solved = future.result()
+            tally.add(geo, solved)
+            worker = solved.get("worker", "?")
+            by_worker[worker] = by_worker.get(worker, 0) + 1
     finally:
         cluster.closing(client)
     tally.report(geo, f"knowledge {options['knowledge']}, on the cluster, fresh tables")

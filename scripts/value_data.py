@@ -15,7 +15,8 @@ extra, as for ``hex-match --cluster``); each task's games come back and are save
 only the tasks not saved yet.
 
     python scripts/value_data.py --games 4000 --jobs 2 --out data/value
-    python scripts/value_data.py --games 4000 --jobs 8 --cluster tcp://10.0.0.5:8786 --out data/value
+    python scripts/value_data.py --games 4000 --jobs 8 --cluster tcp://10.0.0.5:8786 \
+        --out data/value
 """
 from __future__ import annotations
 
@@ -90,8 +91,7 @@ def run_job(job: int, games: int, sizes: list[tuple[int, float]], seed: int, out
     for i in range(games):
         played.append(player.play(rng))
         if (i + 1) % save_every == 0 or i + 1 == games:
-            np.savez_compressed(path + ".tmp.npz", **selfplay.to_arrays(played))
-            os.replace(path + ".tmp.npz", path)
+            save_part(path, selfplay.to_arrays(played))
             positions = sum(len(g.cells) for g in played)
             print(f"job {job}: {i + 1} games, {positions} positions, "
                   f"{time.monotonic() - started:.0f} s", flush=True)
@@ -108,16 +108,17 @@ def play_task(task: int, games: int, sizes: list[tuple[int, float]], seed: int,
                    winning_seconds)
     rng = random.Random(f"{seed}-task-{task}")
     played = [player.play(rng) for _ in range(games)]
-    try:
-        from distributed import get_worker
-        worker = str(get_worker().name)
-    except (ImportError, ValueError):  # not on a worker
-        worker = "?"
-    return selfplay.to_arrays(played), worker
+    return selfplay.to_arrays(played), cluster.worker_name() or "?"
 
 
 def task_path(out: str, seed: int, task: int) -> str:
     return os.path.join(out, f"part-{seed}-t{task}.npz")
+
+
+def save_part(path: str, arrays: dict) -> None:
+    """Write a part file whole or not at all (training may read the folder meanwhile)."""
+    np.savez_compressed(path + ".tmp.npz", **arrays)
+    os.replace(path + ".tmp.npz", path)
 
 
 def on_cluster(address: str, timeout: float, total: int, per_task: int, seed: int,
@@ -140,29 +141,18 @@ def on_cluster(address: str, timeout: float, total: int, per_task: int, seed: in
     try:
         futures = {client.submit(play_task, t, counts[t], seed=seed, pure=False, **options): t
                    for t in todo}
-        while futures:
-            done = [f for f in futures if f.done()]
-            if not done:
-                time.sleep(cluster.POLL)
-            for future in done:
-                task = futures.pop(future)
-                if future.status != "finished":  # failed on every try, or cancelled
-                    try:
-                        why = repr(future.exception())
-                    except Exception as exc:  # (a cancelled task has no exception)
-                        why = type(exc).__name__
-                    failed.append(f"task {task}: {why}")
-                    click.echo(f"task {task} failed: {why}", err=True)
-                    continue
-                arrays, worker = future.result()
-                path = task_path(out, seed, task)
-                np.savez_compressed(path + ".tmp.npz", **arrays)
-                os.replace(path + ".tmp.npz", path)
-                by_worker[worker] = by_worker.get(worker, 0) + counts[task]
-                played += counts[task]
-                click.echo(f"task {task} on {worker}: {counts[task]} games, "
-                           f"{len(arrays['game'])} positions, "
-                           f"{time.monotonic() - started:.0f} s")
+        for future, why in cluster.finished(futures):
+            task = futures[future]
+            if why is not None:
+                failed.append(f"task {task}: {why}")
+                click.echo(f"task {task} failed: {why}", err=True)
+                continue
+            arrays, worker = future.result()
+            save_part(task_path(out, seed, task), arrays)
+            by_worker[worker] = by_worker.get(worker, 0) + counts[task]
+            played += counts[task]
+            click.echo(f"task {task} on {worker}: {counts[task]} games, "
+                       f"{len(arrays['game'])} positions, {time.monotonic() - started:.0f} s")
     finally:
         cluster.closing(client)
     click.echo(f"{played} games in {out}")

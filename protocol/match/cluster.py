@@ -21,10 +21,11 @@ Dask is imported only here and only when ``--cluster`` is given (``pip install '
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from typing import Callable, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 from .judge import DfpnJudge, needs_judging
 from .referee import GameResult, GameSpec
@@ -204,6 +205,36 @@ class ClusterMatch(Match):
         except Exception:  # the scheduler may be gone already
             pass
         running.clear()
+
+
+def finished(futures: Iterable) -> Iterator[tuple[Any, Optional[str]]]:
+    """Each of ``futures`` (a script's tasks) as it finishes, looked at every POLL seconds,
+    with why it failed (its exception, or that it was cancelled), or None when it has a
+    result."""
+    pending = list(futures)
+    while pending:
+        done = [f for f in pending if f.done()]
+        if not done:
+            time.sleep(POLL)
+        for future in done:
+            pending.remove(future)
+            if future.status == "finished":
+                yield future, None
+                continue
+            try:  # failed on every try, or cancelled
+                why = repr(future.exception())
+            except Exception as exc:  # (a cancelled task has no exception)
+                why = type(exc).__name__
+            yield future, why
+
+
+def worker_name() -> Optional[str]:
+    """The name of the Dask worker running this task; None outside a worker."""
+    try:
+        from distributed import get_worker
+        return str(get_worker().name)
+    except (ImportError, ValueError):  # not on a worker
+        return None
 
 
 def closing(client) -> None:

@@ -19,6 +19,7 @@ from .referee import COLOUR_NAMES, FORFEITS, Clock, GameResult, GameSpec, Rules
 REASONS = {"connection", "resignation", *FORFEITS}
 BY_ENGINE_TO_MOVE = {"resignation", "illegal"}
 SLACK = 0.01  # recorded seconds are rounded to milliseconds
+CLOCK_ROUNDING = 0.0015  # a clock reading against ours: three roundings to the millisecond
 
 
 class RecordError(ValueError):
@@ -87,11 +88,11 @@ def check_record(data: object, spec: GameSpec, rules: Rules) -> GameResult:
             seconds[players[colour]] += used
             clock.spend(players[colour], used)
             if rules.main_time:
-                # the referee's reading, from unrounded times: within their rounding of ours
+                # the referee's reading, from unrounded times; ours starts from its reading
+                # before this move, so they differ by three roundings to the millisecond
                 left, count = m.get("left"), clock.left[players[colour]]
-                moved = 1 + sum(1 for r in moves if r["by"] == players[colour])
                 if (isinstance(left, bool) or not isinstance(left, Real)
-                        or abs(left - count) > 0.0005 * moved + 0.001):
+                        or abs(left - count) > CLOCK_ROUNDING):
                     raise RecordError(f"{at}: the clock left {left!r} s, the moves leave "
                                       f"{count:.3f} s")
                 record["left"] = left
