@@ -17,7 +17,8 @@ from .geometry import Geometry
 from .knowledge import hsearch
 from .search import WIN, Searcher, SearchResult, minimax_root
 from .settings import Settings
-from .solver import Solver, SolveResult, knowledge_by_name, parallel, solve_for_move
+from .solver import (Solver, SolveResult, knowledge_by_name, parallel, playable,
+                     solve_beside, solve_for_move)
 from .solver.policy import SMALL_BOARD_CELLS
 
 T = TypeVar("T")
@@ -207,18 +208,20 @@ class Player:
         if knows and board.geo.size > SMALL_BOARD_CELLS:
             # above 6x6 the solver needs the compiled H-search (``solve_for_move``)
             kernels.wait(loaded_by - time.monotonic(), "hsearch", stop)
-        solved = None if not knows else solve_for_move(
+        # with more than one thread the solver runs beside the search for the whole
+        # budget, on the other processes; else it takes its share first
+        beside = None if not knows or s.solver_share <= 0 else solve_beside(
+            self.solver(), board.geo, board.stones, colour, seconds, stop,
+            early_stones=s.solver_from, empty_cells=s.solver_empty, threads=s.threads)
+        solved = None if not knows or beside is not None else solve_for_move(
             self.solver(), board.geo, board.stones, colour, seconds, stop,
             early_stones=s.solver_from, empty_cells=s.solver_empty, share=s.solver_share,
             threads=s.threads)
+        if beside is not None and beside.halt.is_set():
+            solved = self._beside_result(beside, board, colour)
+            beside = None
         if solved is not None and (solved.winner == colour or solved.searched):
-            # (a loss seen at sight has no stubborn move: the search picks one inside the
-            # opponent's connection by its evaluation)
-            n = len(solved.pv)
-            score = WIN - max(n - 1, 0) if solved.winner == colour else -(WIN - max(n, 1))
-            return SearchResult(solved.move, score, n, solved.nodes,
-                                time.monotonic() - started, solved.pv or [solved.move],
-                                proved=True)
+            return _proved(solved, colour, started)
         spec = EVALUATIONS[s.evaluation]
         if spec.circuit:
             # a just-started engine may still be loading its compiled kernels; the board
@@ -227,11 +230,39 @@ class Player:
             loaded = kernels.wait(loaded_by - time.monotonic(), spec.kernel, stop)
             if not loaded and stop is not None and stop.is_set():
                 # interrupted while they load: the knowledge would take a second in Python
+                if beside is not None:
+                    beside.result()
                 move = quick_move(board, colour)
                 return SearchResult(move, 0.0, 0, 0, time.monotonic() - started, [move])
         self.apply_settings()
-        return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
-                                      on_iteration, solved.losing if solved else 0)
+        if beside is None:
+            return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
+                                          on_iteration, solved.losing if solved else 0)
+        try:
+            searched = self.searcher().search(board, colour, started + seconds, s.max_depth,
+                                              beside.halt, on_iteration, 0)
+        finally:
+            solved = self._beside_result(beside, board, colour)
+        if solved.winner == colour or solved.searched:
+            return _proved(solved, colour, started)
+        return searched
+
+    def _beside_result(self, beside: parallel.Beside, board: Board, colour: int
+                       ) -> SolveResult:
+        """The solve beside the search, ended: a proof with a move to play, or none."""
+        result = beside.result()
+        playable(self.solver(), board.geo, board.stones, colour, result)
+        return result
+
+
+def _proved(solved: SolveResult, colour: int, started: float) -> SearchResult:
+    """The solver's move as genmove's answer: a proved win by its smallest proof, a proved
+    loss by the most stubborn move.  (A loss seen at sight has no stubborn move: the search
+    picks one inside the opponent's connection by its evaluation.)"""
+    n = len(solved.pv)
+    score = WIN - max(n - 1, 0) if solved.winner == colour else -(WIN - max(n, 1))
+    return SearchResult(solved.move, score, n, solved.nodes, time.monotonic() - started,
+                        solved.pv or [solved.move], proved=True)
 
 
 def quick_move(board: Board, colour: int) -> int:

@@ -184,9 +184,11 @@ class Settings:
     solver_share: float = setting(SOLVE_SHARE, "That share of genmove's budget on boards "
                                   "larger than 6x6 (0 never asks the solver).", "player",
                                   low=0.0, high=1.0)
-    threads: int = setting(1, "Processes the solver runs on (dfpn-solve-state, and genmove's "
-                           "solve), searching one root together.  1 leaves the other core "
-                           "free (for the other game of a two-job match).",
+    threads: int = setting(1, "Processes the solver runs on, searching one root together "
+                           "(dfpn-solve-state).  In genmove, above 1 the solver runs on "
+                           "threads - 1 of them beside the search, for the whole budget.  1 "
+                           "leaves the other core free (for the other game of a two-job "
+                           "match).",
                            "player", low=1, high=64)
     wire: float = setting(STRONG, "Conductance of a stone's virtual connections in the "
                           "circuit.", "circuit", low=0.0, high=1000.0)

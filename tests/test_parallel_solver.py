@@ -12,8 +12,10 @@ import time
 import pytest
 
 from hexengine import kernels
-from hexengine.board import BLACK, WHITE
+from hexengine.board import BLACK, WHITE, Board
 from hexengine.geometry import geometry
+from hexengine.player import Player
+from hexengine.settings import Settings
 from hexengine.solver import Solver, knowledge_by_name, parallel
 from hexengine.solver.dfpn import BusyMarks
 from hexengine.solver.knowledge import INF
@@ -239,3 +241,92 @@ def test_solve_script_pairs_one_process_with_several():
     refused = subprocess.run([sys.executable, script, "--size", "4", "--paired"],
                              capture_output=True, text=True, timeout=300)
     assert refused.returncode != 0 and "--paired" in refused.stderr
+
+
+# --- the solver beside the search (genmove with threads > 1) -------------------------------
+# An 11x11 position from a game against Wolve (the set's 20th): black to move has won, which
+# the solver proves in well under a second; 96 cells are empty, so with one thread genmove
+# leaves it to the search (the solver waits for 30 empty cells on boards above 9x9).
+WON_11X11 = ("i3 b10 d9 c11 e10 e9 d10 e7 c8 d6 b7 c5 f7 e8 g8 g7 j5 j4 f8 f9 g9 h4 g5 "
+             "f6").split()
+
+
+def _won_board() -> Board:
+    board = Board(11)
+    for name in WON_11X11:
+        board.play(board.parse_move(name))
+    return board
+
+
+def _keeps_the_win(board: Board, move: int) -> bool:
+    child = list(board.stones)
+    child[BLACK] |= 1 << move
+    return Solver(knowledge_by_name("auto")).solve(board.geo, child, WHITE, 60).winner == BLACK
+
+
+def test_with_two_threads_the_solver_proves_beside_the_search(monkeypatch):
+    """threads 2: genmove solves beside the search from the first moves of the middle game
+    on 11x11 and plays the proof; threads 1 leaves the same position to the search."""
+    kernels.start(wait=True)
+    started = []
+    real = parallel.Beside
+
+    def counted(*args, **kwargs):
+        started.append(args[4])  # the workers
+        return real(*args, **kwargs)
+    monkeypatch.setattr(parallel, "Beside", counted)
+    board = _won_board()
+    alone = Player(Settings(max_time=2)).genmove(board, BLACK, 2.0)
+    assert not alone.proved and not started
+    clock = time.monotonic()
+    result = Player(Settings(max_time=10, threads=2)).genmove(board, BLACK, 10.0)
+    assert time.monotonic() - clock < 10.5
+    assert started == [1] and result.proved and result.score > 0
+    assert _keeps_the_win(board, result.move), board.geo.name(result.move)
+    assert multiprocessing.active_children() == []
+
+
+def test_the_solve_beside_ends_on_a_stop_and_leaves_its_proofs():
+    """A stop halts the solve and its search at once and ends its workers; what the
+    workers proved before stays in the engine's table."""
+    kernels.start(wait=True)
+    geo = geometry(9, 9)
+    solver = Solver(knowledge_by_name("auto"))
+    stop = threading.Event()
+    beside = parallel.Beside(solver, geo, [1 << geo.parse("e5"), 0], WHITE, 1, 60.0, stop)
+    assert not beside.halt.is_set()
+    time.sleep(1.0)
+    stop.set()
+    assert beside.halt.is_set()
+    clock = time.monotonic()
+    result = beside.result()
+    assert time.monotonic() - clock < 2 and result.winner is None and result.nodes > 0
+    assert multiprocessing.active_children() == []
+    assert len(solver.tt) > 1  # (the workers' entries, merged)
+    # a position the table already decides is answered at once, without workers
+    board = _won_board()
+    solver = Solver(knowledge_by_name("auto"))
+    assert solver.solve(board.geo, board.stones, BLACK, 60).winner == BLACK
+    beside = parallel.Beside(solver, board.geo, board.stones, BLACK, 1, 60.0)
+    assert beside.halt.is_set() and beside.result().winner == BLACK
+    assert multiprocessing.active_children() == []
+
+
+def test_two_threads_over_the_protocol_play_the_proof(make_engine):
+    """``--threads 2`` in a real engine: the won 11x11 position's reply keeps the win and
+    comes within the budget; bad input to the setting is refused and the game goes on."""
+    engine = make_engine("--threads", "2", "--time", "5")
+    engine.ok("hexengine-ready 60", timeout=90)
+    engine.ok("boardsize 11")
+    colour = "b"
+    for name in WON_11X11:
+        engine.ok(f"play {colour} {name}")
+        colour = "w" if colour == "b" else "b"
+    clock = time.monotonic()
+    move = engine.ok("genmove b", timeout=30)
+    assert time.monotonic() - clock < 5.5
+    board = _won_board()
+    assert _keeps_the_win(board, board.parse_move(move)), move
+    assert engine.error("param_hexengine threads two")
+    assert engine.ok("genmove w", timeout=30)  # the game goes on
+    assert "threads 2" in engine.ok("param_hexengine")

@@ -2,13 +2,15 @@
 
 ``dfpn`` holds the proof-number search, its table and proof sets; ``knowledge`` what it
 knows of Hex at each node; ``policy`` when ``genmove`` asks it and with what share of
-the budget.  The names callers use are re-exported here.
+the budget (or beside the search, on the other cores); ``parallel`` the solver on several
+processes.  The names callers use are re-exported here.
 """
 from .dfpn import Solver, SolveResult
 from .knowledge import (KNOWLEDGE, LOSS, WIN, SimpleKnowledge, VCKnowledge, knowledge_by_name,
                         winning_cells)
-from .policy import EARLY_STONES, SOLVE_EMPTY_CELLS, SOLVE_SHARE, solve_for_move
+from .policy import (EARLY_STONES, SOLVE_EMPTY_CELLS, SOLVE_SHARE, playable,
+                     solve_beside, solve_for_move)
 
 __all__ = ["EARLY_STONES", "KNOWLEDGE", "LOSS", "SOLVE_EMPTY_CELLS", "SOLVE_SHARE",
            "SimpleKnowledge", "SolveResult", "Solver", "VCKnowledge", "WIN", "knowledge_by_name",
-           "solve_for_move", "winning_cells"]
+           "playable", "solve_beside", "solve_for_move", "winning_cells"]

@@ -17,7 +17,8 @@ and Hayward, "Scalable parallel DFPN search"), whose threads share one table:
   and a proof found by one prunes the others' nodes as their own would.
 
 The first worker to decide the root decides it; otherwise (time, or the stop flag) the root
-stays unknown.  The solver first tries alone for 0.3 s, which settles most positions
+stays unknown.  ``solve`` waits for the workers; ``Beside`` leaves them solving while this
+process goes on with the search (genmove with more than one thread).  The solver first tries alone for 0.3 s, which settles most positions
 without a fork.  Everything the workers stored and sent is merged into the engine's
 solver, so that later questions (the PV, the next move's solve) find it.  Where ``fork``
 is not available, or the root has fewer than two moves, the solver runs alone.
@@ -42,6 +43,7 @@ from .knowledge import LOSS
 POLL = 0.02  # seconds between looks at the stop flag while the workers run
 GRACE = 1.0  # seconds past the time limit before the workers are ended regardless
 SERIAL_FIRST = 0.3  # seconds the solver tries alone before the workers start
+BESIDE_FIRST = 0.05  # the same for a solve beside other work (which waits for it)
 
 
 def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
@@ -51,7 +53,7 @@ def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
     """``solver.solve`` on ``threads`` processes (1: in this one).  ``progress`` hears
     from the first, lone part only."""
     started = time.monotonic()
-    if threads <= 1 or not _can_fork():
+    if threads <= 1 or not can_fork():
         return solver.solve(geo, stones, colour, seconds, stop, progress)
     # most positions are decided at sight, in the table or in a few hundred nodes: alone
     # first (the workers then start from its table)
@@ -79,7 +81,67 @@ def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
     return result
 
 
-def _can_fork() -> bool:
+class Beside:
+    """The root solved on ``workers`` forked processes while this one goes on with other
+    work, the search (MoHex's use of its other cores): a short try here first (the table
+    or the knowledge may decide it at once), then the workers, relayed by a thread of this
+    process.  ``halt`` is set once the root is decided or ``stop`` is, so the other work
+    can stop on it; ``result()`` ends the workers and gives what they proved, merged into
+    ``solver`` as ``solve`` merges it."""
+
+    def __init__(self, solver: Solver, geo: Geometry, stones: list[int], colour: int,
+                 workers: int, seconds: float, stop: Optional[threading.Event] = None) -> None:
+        self.started = time.monotonic()
+        self.solver, self.geo, self.stones, self.colour = solver, geo, list(stones), colour
+        self.halt = _Halt(stop)
+        self._ending = threading.Event()
+        self._group: Optional[_Workers] = None
+        self._thread: Optional[threading.Thread] = None
+        self._known = solver.solve(geo, self.stones, colour, min(BESIDE_FIRST, seconds), stop)
+        status, _, _, children, _ = solver.expansion(geo, self.stones, colour)
+        if (self._known.solved or self.halt.is_set() or status or len(children) < 1
+                or any(c[1] == LOSS for c in children)):
+            self.halt.set()  # (a move that wins at once: the try found or will find it)
+            return
+        left = max(0.0, seconds - (time.monotonic() - self.started))
+        self._group = _Workers(solver, geo, self.stones, colour, workers, left)
+        self._thread = threading.Thread(target=self._relay, daemon=True)
+        self._thread.start()
+
+    def _relay(self) -> None:
+        if self._group.relay(lambda: self._ending.is_set() or self.halt.is_set()):
+            self.halt.set()
+
+    def result(self) -> SolveResult:
+        """The solve's result (``winner`` None unless proved), its workers ended."""
+        if self._group is None:
+            return self._known
+        self._ending.set()
+        self._thread.join()
+        self._group.close()
+        result = _combine(self.colour, self._group.answers)
+        result.nodes += self._known.nodes
+        self.solver.record(self.geo, self.stones, self.colour, result)
+        if result.solved:
+            line = self.solver.pv(self.geo, self.stones, self.colour)
+            if len(line) > len(result.pv):
+                result.pv = line
+        result.elapsed = time.monotonic() - self.started
+        return result
+
+
+class _Halt(threading.Event):
+    """An event that also counts as set once ``outer`` is."""
+
+    def __init__(self, outer: Optional[threading.Event]) -> None:
+        super().__init__()
+        self.outer = outer
+
+    def is_set(self) -> bool:
+        return super().is_set() or (self.outer is not None and self.outer.is_set())
+
+
+def can_fork() -> bool:
     """Whether workers can be forked here: the platform has fork, this process may have
     children (a daemon, such as a Dask worker under its nanny, may not), and the compiled
     kernels are loaded (no loader thread holds a lock a fork would copy)."""
@@ -94,34 +156,59 @@ def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, workers:
     and merged into ``solver``; each worker's answer, or for one stopped before it gave
     one (the root decided by another, ``stop``, or GRACE seconds past ``seconds``) no
     verdict with the nodes it last reported, or None where it reported none."""
-    context = multiprocessing.get_context("fork")
-    deadline = None if seconds is None else time.monotonic() + seconds + GRACE
-    processes, pipes, senders = [], [], []
-    outboxes: list[queue.SimpleQueue] = []
-    answers: list = [None] * workers
-    counts = [0] * workers  # each worker's nodes, as it last reported them
-    rows = BusyMarks.shared(workers)
+    group = _Workers(solver, geo, stones, colour, workers, seconds)
     try:
-        for index in range(workers):
-            mine, theirs = context.Pipe()
-            pipes.append(mine)
-            process = context.Process(target=_work, daemon=True, args=(
-                solver, geo, stones, colour, seconds, theirs, list(pipes), rows, index,
-                workers))
-            process.start()
-            theirs.close()
-            processes.append(process)
-        # a sender thread per worker, so that this loop never waits on a full pipe
-        for pipe in pipes:
-            outboxes.append(queue.SimpleQueue())
-            senders.append(threading.Thread(target=_send_all, args=(pipe, outboxes[-1]),
-                                            daemon=True))
-            senders[-1].start()
-        waiting = dict(zip(pipes, range(workers)))
+        group.relay(lambda: stop is not None and stop.is_set())
+    finally:
+        group.close()
+    return group.answers
+
+
+class _Workers:
+    """``workers`` processes forked to solve one root, and this process's side of them:
+    the relay of their entries (each merged into ``solver`` and passed to the others) and
+    their answers."""
+
+    def __init__(self, solver: Solver, geo: Geometry, stones: list[int], colour: int,
+                 workers: int, seconds: Optional[float]) -> None:
+        context = multiprocessing.get_context("fork")
+        self.solver = solver
+        self.deadline = None if seconds is None else time.monotonic() + seconds + GRACE
+        self.processes: list = []
+        self.pipes: list[Connection] = []
+        self.senders: list[threading.Thread] = []
+        self.outboxes: list[queue.SimpleQueue] = []
+        self.answers: list = [None] * workers
+        self.counts = [0] * workers  # each worker's nodes, as it last reported them
+        self.rows = BusyMarks.shared(workers)
+        try:
+            for index in range(workers):
+                mine, theirs = context.Pipe()
+                self.pipes.append(mine)
+                process = context.Process(target=_work, daemon=True, args=(
+                    solver, geo, stones, colour, seconds, theirs, list(self.pipes),
+                    self.rows, index, workers))
+                process.start()
+                theirs.close()
+                self.processes.append(process)
+            # a sender thread per worker, so that the relay never waits on a full pipe
+            for pipe in self.pipes:
+                self.outboxes.append(queue.SimpleQueue())
+                self.senders.append(threading.Thread(
+                    target=_send_all, args=(pipe, self.outboxes[-1]), daemon=True))
+                self.senders[-1].start()
+        except BaseException:
+            self.close()
+            raise
+
+    def relay(self, stopped: Callable[[], bool]) -> bool:
+        """Relay until a worker decides the root (True), every worker has answered or
+        died, ``stopped()`` or the deadline (False)."""
+        pipes, outboxes = self.pipes, self.outboxes
+        waiting = dict(zip(pipes, range(len(pipes))))
         while waiting:
-            if (stop is not None and stop.is_set()) or (
-                    deadline is not None and time.monotonic() > deadline):
-                break
+            if stopped() or (self.deadline is not None and time.monotonic() > self.deadline):
+                return False
             for pipe in wait(list(waiting), timeout=POLL):
                 i = waiting[pipe]
                 try:
@@ -130,36 +217,38 @@ def _run(solver: Solver, geo: Geometry, stones: list[int], colour: int, workers:
                     del waiting[pipe]
                     continue
                 if kind == "nodes":
-                    counts[i] = body
+                    self.counts[i] = body
                     continue
                 if kind == "stored":
-                    solver.merge(body)
+                    self.solver.merge(body)
                     for j, box in enumerate(outboxes):
                         if j != i and pipes[j] in waiting:
                             box.put(body)
                     continue
                 del waiting[pipe]
-                answers[i] = body
+                self.answers[i] = body
                 if body[0] is not None:
-                    waiting.clear()  # the root is decided
-                    break
-    finally:
-        for process in processes:
+                    return True  # the root is decided
+        return False
+
+    def close(self) -> None:
+        """End the workers and the senders; a worker stopped before it answered counts with
+        the nodes it last reported."""
+        for process in self.processes:
             if process.is_alive():
                 process.terminate()
-        for process in processes:
+        for process in self.processes:
             process.join()
-        for box in outboxes:
+        for box in self.outboxes:
             box.put(None)
-        for sender in senders:
+        for sender in self.senders:
             sender.join(1.0)
-        for pipe in pipes:
+        for pipe in self.pipes:
             pipe.close()
-        rows.close()
-    for i, answer in enumerate(answers):
-        if answer is None and counts[i]:  # (stopped: its nodes count as searched)
-            answers[i] = (None, -1, 0, counts[i], [])
-    return answers
+        self.rows.close()
+        for i, answer in enumerate(self.answers):
+            if answer is None and self.counts[i]:  # (stopped: its nodes count as searched)
+                self.answers[i] = (None, -1, 0, self.counts[i], [])
 
 
 def _send_all(pipe: Connection, box: "queue.SimpleQueue") -> None:

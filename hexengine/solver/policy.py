@@ -67,10 +67,42 @@ def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int
         return None
     result = parallel.solve(solver, geo, stones, colour, seconds * share, stop, progress,
                             threads)
-    if result.winner is None or result.move < 0 or not (empty >> result.move) & 1:
-        if stop is None or not stop.is_set():
-            solver.failed_at = (geo, count)
-        result.winner = None  # (a proof without a move to play counts as none)
-        result.searched = False
-        result.losing = solver.settled_moves(geo, stones, colour)[1]
+    if not playable(solver, geo, stones, colour, result) and (stop is None
+                                                              or not stop.is_set()):
+        solver.failed_at = (geo, count)
     return result
+
+
+def solve_beside(solver: Solver, geo: Geometry, stones: list[int], colour: int,
+                 seconds: float, stop: Optional[threading.Event] = None,
+                 early_stones: int = EARLY_STONES, empty_cells: int = SOLVE_EMPTY_CELLS,
+                 threads: int = 2) -> Optional[parallel.Beside]:
+    """With ``threads`` > 1: the solver on ``threads`` − 1 processes beside the search for
+    the whole budget (``parallel.Beside``), or None where ``solve_for_move`` decides
+    instead (one thread, no fork here, no compiled H-search above 6x6).  Since the search
+    keeps all its time, every board is asked as boards up to 9x9 are (from
+    ``early_stones`` stones on; larger ones also once at most ``empty_cells`` are empty),
+    and boards up to 6x6 at every move."""
+    if threads < 2 or seconds <= 0 or not parallel.can_fork():
+        return None
+    cells = geo.mask.bit_count()
+    if cells > SMALL_BOARD_CELLS:
+        if not hsearch.usable(geo):
+            return None
+        count = (geo.mask & ~(stones[0] | stones[1])).bit_count()
+        if cells - count < early_stones and count > empty_cells:
+            return None
+    return parallel.Beside(solver, geo, stones, colour, threads - 1, seconds, stop)
+
+
+def playable(solver: Solver, geo: Geometry, stones: list[int], colour: int,
+             result: SolveResult) -> bool:
+    """Whether ``result`` gives genmove a move to play (a proof and an empty cell);
+    otherwise it is made unsolved, ``losing`` naming the moves the table proves to lose."""
+    empty = geo.mask & ~(stones[0] | stones[1])
+    if result.winner is not None and result.move >= 0 and (empty >> result.move) & 1:
+        return True
+    result.winner = None  # (a proof without a move to play counts as none)
+    result.searched = False
+    result.losing = solver.settled_moves(geo, stones, colour)[1]
+    return False
