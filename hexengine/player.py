@@ -238,9 +238,11 @@ class Player:
         if beside is None:
             return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
                                           on_iteration, solved.losing if solved else 0)
+        # (the moves earlier solves proved to lose stay out of the search's root)
+        losing = self.solver().settled_moves(board.geo, board.stones, colour)[1]
         try:
             searched = self.searcher().search(board, colour, started + seconds, s.max_depth,
-                                              beside.halt, on_iteration, 0)
+                                              beside.halt, on_iteration, losing)
         finally:
             solved = self._beside_result(beside, board, colour)
         if solved.winner == colour or solved.searched:
