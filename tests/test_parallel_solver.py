@@ -286,10 +286,12 @@ def test_with_two_threads_the_solver_proves_beside_the_search(monkeypatch):
     assert multiprocessing.active_children() == []
 
 
-def test_the_solve_beside_ends_on_a_stop_and_leaves_its_proofs():
+def test_the_solve_beside_ends_on_a_stop_and_leaves_its_proofs(monkeypatch):
     """A stop halts the solve and its search at once and ends its workers; what the
-    workers proved before stays in the engine's table."""
+    workers stored before is in the engine's table (no try here first: all of it is
+    theirs)."""
     kernels.start(wait=True)
+    monkeypatch.setattr(parallel, "BESIDE_FIRST", 0.0)
     geo = geometry(9, 9)
     solver = Solver(knowledge_by_name("auto"))
     stop = threading.Event()
@@ -302,7 +304,7 @@ def test_the_solve_beside_ends_on_a_stop_and_leaves_its_proofs():
     result = beside.result()
     assert time.monotonic() - clock < 2 and result.winner is None and result.nodes > 0
     assert multiprocessing.active_children() == []
-    assert len(solver.tt) > 1  # (the workers' entries, merged)
+    assert len(solver.tt) > 10  # (the workers' entries, merged)
     # a position the table already decides is answered at once, without workers
     board = _won_board()
     solver = Solver(knowledge_by_name("auto"))
