@@ -18,10 +18,11 @@ and Hayward, "Scalable parallel DFPN search"), whose threads share one table:
 
 The first worker to decide the root decides it; otherwise (time, or the stop flag) the root
 stays unknown.  ``solve`` waits for the workers; ``Beside`` leaves them solving while this
-process goes on with the search (genmove with more than one thread).  The solver first tries alone for 0.3 s, which settles most positions
-without a fork.  Everything the workers stored and sent is merged into the engine's
-solver, so that later questions (the PV, the next move's solve) find it.  Where ``fork``
-is not available, or the root has fewer than two moves, the solver runs alone.
+process goes on with the search (genmove with more than one thread).  The solver first
+tries alone for 0.3 s, which settles most positions without a fork.  Everything the
+workers stored and sent is merged into the engine's solver, so that later questions (the
+PV, the next move's solve) find it.  Where ``fork`` is not available, or the root has
+fewer than two moves, the solver runs alone.
 """
 from __future__ import annotations
 
@@ -63,17 +64,33 @@ def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
             seconds is not None and time.monotonic() - started >= seconds):
         known.elapsed = time.monotonic() - started
         return known
-    status, _, _, children, _ = solver.expansion(geo, stones, colour)  # (kept by the try)
     left = None if seconds is None else max(0.0, seconds - (time.monotonic() - started))
-    if status or len(children) < 2 or any(c[1] == LOSS for c in children):
+    if not _open_root(solver, geo, stones, colour, 2):
         alone = solver.solve(geo, stones, colour, left, stop, progress)
         alone.elapsed = time.monotonic() - started
         return alone
     answers = _run(solver, geo, stones, colour, threads, left, stop)
+    return _merged(solver, geo, stones, colour, answers, known, started)
+
+
+def _open_root(solver: Solver, geo: Geometry, stones: list[int], colour: int,
+               moves: int) -> bool:
+    """After the lone try: whether the root is worth workers, its knowledge (kept by the
+    try) deciding nothing, at least ``moves`` moves to search and none that wins at once
+    (the lone search finds that one)."""
+    status, _, _, children, _ = solver.expansion(geo, stones, colour)
+    return not status and len(children) >= moves and not any(c[1] == LOSS for c in children)
+
+
+def _merged(solver: Solver, geo: Geometry, stones: list[int], colour: int, answers: list,
+            known: SolveResult, started: float) -> SolveResult:
+    """The root's result from the workers' answers and the lone try before them, kept in
+    ``solver``'s table (where their entries are merged already), with the proof's line
+    through that table when it reaches further than the worker's."""
     result = _combine(colour, answers)
     result.nodes += known.nodes
     solver.record(geo, stones, colour, result)
-    if result.solved:  # the line through the merged table (it may reach further)
+    if result.solved:
         line = solver.pv(geo, stones, colour)
         if len(line) > len(result.pv):
             result.pv = line
@@ -98,10 +115,9 @@ class Beside:
         self._group: Optional[_Workers] = None
         self._thread: Optional[threading.Thread] = None
         self._known = solver.solve(geo, self.stones, colour, min(BESIDE_FIRST, seconds), stop)
-        status, _, _, children, _ = solver.expansion(geo, self.stones, colour)
-        if (self._known.solved or self.halt.is_set() or status or len(children) < 1
-                or any(c[1] == LOSS for c in children)):
-            self.halt.set()  # (a move that wins at once: the try found or will find it)
+        if (self._known.solved or self.halt.is_set()
+                or not _open_root(solver, geo, self.stones, colour, 1)):
+            self.halt.set()
             return
         left = max(0.0, seconds - (time.monotonic() - self.started))
         self._group = _Workers(solver, geo, self.stones, colour, workers, left)
@@ -119,15 +135,8 @@ class Beside:
         self._ending.set()
         self._thread.join()
         self._group.close()
-        result = _combine(self.colour, self._group.answers)
-        result.nodes += self._known.nodes
-        self.solver.record(self.geo, self.stones, self.colour, result)
-        if result.solved:
-            line = self.solver.pv(self.geo, self.stones, self.colour)
-            if len(line) > len(result.pv):
-                result.pv = line
-        result.elapsed = time.monotonic() - self.started
-        return result
+        return _merged(self.solver, self.geo, self.stones, self.colour, self._group.answers,
+                       self._known, self.started)
 
 
 class _Halt(threading.Event):
