@@ -5,6 +5,7 @@ alpha-beta, plain minimax, random), so the search can grow without the protocol 
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 import time
@@ -247,7 +248,7 @@ class Player:
             solved = self._beside_result(beside, board, colour)
         if solved.winner == colour or solved.searched:
             return _proved(solved, colour, started)
-        return searched
+        return not_losing(searched, solved.losing, board)
 
     def _beside_result(self, beside: parallel.Beside, board: Board, colour: int
                        ) -> SolveResult:
@@ -265,6 +266,24 @@ def _proved(solved: SolveResult, colour: int, started: float) -> SearchResult:
     score = WIN - max(n - 1, 0) if solved.winner == colour else -(WIN - max(n, 1))
     return SearchResult(solved.move, score, n, solved.nodes, time.monotonic() - started,
                         solved.pv or [solved.move], proved=True)
+
+
+def not_losing(searched: SearchResult, losing: int, board: Board) -> SearchResult:
+    """The search's move, unless the solver beside it proved that move to lose while it
+    searched: then the best-scored root move not proved to lose (the centre-most empty
+    cell not proved to lose if the search scored none)."""
+    if not (losing >> searched.move) & 1:
+        return searched
+    scored = [m for m in searched.scores if not (losing >> m) & 1]
+    if scored:
+        move = max(scored, key=lambda m: searched.scores[m])
+    else:
+        free = board.empty & ~losing
+        if not free:
+            return searched
+        move = next(m for m in board.geo.centre_order if (free >> m) & 1)
+    return dataclasses.replace(searched, move=move, pv=[move],
+                               score=searched.scores.get(move, 0.0))
 
 
 def quick_move(board: Board, colour: int) -> int:

@@ -14,7 +14,7 @@ import pytest
 from hexengine import kernels
 from hexengine.board import BLACK, WHITE, Board
 from hexengine.geometry import geometry
-from hexengine.player import Player
+from hexengine.player import Player, not_losing
 from hexengine.settings import Settings
 from hexengine.solver import Solver, knowledge_by_name, parallel
 from hexengine.solver.dfpn import BusyMarks
@@ -332,3 +332,25 @@ def test_two_threads_over_the_protocol_play_the_proof(make_engine):
     assert engine.error("param_hexengine threads two")
     assert engine.ok("genmove w", timeout=30)  # the game goes on
     assert "threads 2" in engine.ok("param_hexengine")
+
+
+def test_a_move_proved_losing_during_the_search_is_not_played():
+    """threads 2: when the solver beside the search proves the search's move to lose but
+    not the root, genmove plays the best-scored root move not proved to lose (and, if every
+    scored move is, the centre-most cell that is not)."""
+    kernels.start(wait=True)
+    board = Board(7)
+    for name in ("d4", "c5"):
+        board.play(board.parse_move(name))
+    searched = Player(Settings(max_time=1, max_depth=2)).genmove(board, board.to_move, 1.0)
+    assert len(searched.scores) >= 2
+    losing = 1 << searched.move
+    kept = not_losing(searched, losing, board)
+    others = {m: v for m, v in searched.scores.items() if m != searched.move}
+    assert kept.move == max(others, key=others.get) and kept.pv == [kept.move]
+    assert not_losing(searched, 0, board) is searched
+    every = sum(1 << m for m in searched.scores)
+    kept = not_losing(searched, every, board)
+    assert not (every >> kept.move) & 1 and (board.empty >> kept.move) & 1
+    assert kept.move == next(m for m in board.geo.centre_order
+                             if (board.empty & ~every) >> m & 1)

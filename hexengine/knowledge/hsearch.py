@@ -361,30 +361,35 @@ def _do_or(C, I, S, a, b, k, ci):
         depth = I[sd + top]
         for j in range(start, m):
             S[ST_BUDGET] -= 1
+            # one pass of loads, nothing stored: most steps end here
             same = True
             empty = True
+            meets = False  # the intersection meets every semi after j's
             for x in range(w):
                 v = C[inter, x] & C[oth + j, x]
-                C[i2, x] = v
                 if v != C[inter, x]:
                     same = False
                 if v:
                     empty = False
-                C[u2, x] = C[union, x] | C[oth + j, x]
+                    if v & C[suf + j + 1, x]:
+                        meets = True
             if same:
+                continue
+            if not empty and (meets or depth + 1 >= max_depth):
+                continue
+            for x in range(w):
+                C[u2, x] = C[union, x] | C[oth + j, x]
+            if empty:  # _insert refuses a carrier that holds a kept full
+                _add_full(C, I, S, a, b, u2)
                 continue
             covered = False
             for i in range(I[flen + k]):
                 if _subset(C, frows + i, u2):
                     covered = True
                     break
-            if covered:
-                continue
-            if empty:
-                _add_full(C, I, S, a, b, u2)
-                continue
-            if depth + 1 < max_depth and not _overlap(C, i2, suf + j + 1):
-                _copy(C, sti + top, i2)
+            if not covered:
+                for x in range(w):
+                    C[sti + top, x] = C[inter, x] & C[oth + j, x]
                 _copy(C, stu + top, u2)
                 I[sj + top] = j + 1
                 I[sd + top] = depth + 1
