@@ -193,6 +193,20 @@ def connections_between(geo: Geometry, stones: list, colour: int, a: int,
     return out
 
 
+def fully_connected(geo: Geometry, stones: list, colour: int, a: int) -> list[int]:
+    """The nodes (cells, groups by their lowest stone, ``vc.EDGE_START``/``vc.EDGE_GOAL``)
+    that ``colour``'s H-search build joins to ``a`` (a cell, a stone of an own group or an
+    edge) by a full connection, Benzene's ``vc-connected-to-full``; ``a``'s own group is
+    not listed."""
+    conns = vc.build(geo, stones, colour)
+    node = conns.node(a)
+    out = set()
+    for x, y in conns.full_pairs():
+        if node in (x, y) and x != y:
+            out.add(y if x == node else x)
+    return sorted(out)
+
+
 @dataclass
 class TriedMove:
     """A move played on a copy of the position: both colours' shortest paths and the static

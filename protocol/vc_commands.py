@@ -78,6 +78,19 @@ def _between(engine: Engine, args: list[str], kind: str) -> str:
     return "\n".join(_vc_lines(engine, colour, a, b, (kind,)))
 
 
+@command("vc-connected-to-full", 2, 2, "COLOUR CELL")
+def _vc_connected_full(engine: Engine, args: list[str]) -> str:
+    """The cells and edges COLOUR joins to CELL (an empty cell, a COLOUR stone or one of
+    its edges) by a full connection, space-separated, as Benzene lists them (a group by
+    its first stone); scripts compare two engines' builds with it."""
+    colour = engine.open_position(args[0])
+    node, _ = _endpoint(engine, args[1], colour)
+    names = {n: name for name, (owner, n) in views.EDGES.items() if owner == colour}
+    geo = engine.board.geo
+    return " ".join(names[x] if x < 0 else geo.name(x)
+                    for x in views.fully_connected(geo, engine.board.stones, colour, node))
+
+
 @command("vc-between-cells-full", 3, 3, "COLOUR CELL CELL",
          menu=(("vc", "VC Between Cells Full", "vc-between-cells-full %m %P"),))
 def _vc_between_full(engine: Engine, args: list[str]) -> str:

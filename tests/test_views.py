@@ -407,6 +407,15 @@ def test_connections_between_cells_and_edges(engine):
     assert parse_vcs(engine.ok("vc-between-cells-full b north c2"), 5) == fulls
     assert parse_vcs(engine.ok("vc-between-cells-full w a3 west"), 5) == [
         ("white", "a3", "a3", "full", "to-west", (), None)]
+    # every node joined fully to a cell or edge (Benzene's vc-connected-to-full)
+    joined = engine.ok("vc-connected-to-full b c2").split()
+    assert "d3" in joined and "north" in joined and "c2" not in joined
+    assert "c2" in engine.ok("vc-connected-to-full b north").split()
+    assert "a3" in engine.ok("vc-connected-to-full w west").split()  # it touches it
+    assert "a3" not in engine.ok("vc-connected-to-full w a3").split()  # not itself
+    engine.error("vc-connected-to-full b a3")  # a white stone
+    engine.error("vc-connected-to-full b west")  # white's edge
+    assert "d3" in engine.ok("vc-connected-to-full b c2").split()  # and plays on
     # the menu's edge views (HexGui 0.10 cannot select an edge): one cell, or edge to edge
     to_edges = parse_vcs(engine.ok("hexengine-vc-edges b c2"), 5)
     assert ("black", "c2", "c2", "full", "to-north", ("c1", "d1"), None) in to_edges
