@@ -235,6 +235,12 @@ EDGES = {"north": (BLACK, vc.EDGE_START), "south": (BLACK, vc.EDGE_GOAL),
          "west": (WHITE, vc.EDGE_START), "east": (WHITE, vc.EDGE_GOAL)}
 
 
+def edge_names(colour: int) -> dict[int, str]:
+    """``colour``'s two edge nodes (``vc.EDGE_START``, ``vc.EDGE_GOAL``) by their HTP
+    names."""
+    return {node: name for name, (owner, node) in EDGES.items() if owner == colour}
+
+
 def static_value(geo: Geometry, stones: list, colour: int, evaluation: str) -> float:
     """The static value of the position for ``colour`` by ``evaluation``."""
     return float(get_evaluation(evaluation)(geo, stones, colour))

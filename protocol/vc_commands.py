@@ -85,7 +85,7 @@ def _vc_connected_full(engine: Engine, args: list[str]) -> str:
     its first stone); scripts compare two engines' builds with it."""
     colour = engine.open_position(args[0])
     node, _ = _endpoint(engine, args[1], colour)
-    names = {n: name for name, (owner, n) in views.EDGES.items() if owner == colour}
+    names = views.edge_names(colour)
     geo = engine.board.geo
     return " ".join(names[x] if x < 0 else geo.name(x)
                     for x in views.fully_connected(geo, engine.board.stones, colour, node))
@@ -115,7 +115,7 @@ def _vc_edges(engine: Engine, args: list[str]) -> str:
     with best play), or with CELL from that cell to each of its edges, in the form of
     ``vc-between-cells-full`` (HexGui 0.10 cannot select an edge, so its menu uses these)."""
     colour = engine.open_position(args[0])
-    edges = [(node, name) for name, (owner, node) in views.EDGES.items() if owner == colour]
+    edges = list(views.edge_names(colour).items())
     kinds = ("full", "semi")
     if len(args) == 1:
         return "\n".join(_vc_lines(engine, colour, edges[0], edges[1], kinds))

@@ -28,7 +28,8 @@ import click
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine import kernels  # noqa: E402
-from hexengine.board import BLACK, COLOUR_NAMES  # noqa: E402
+from hexengine.analysis_views import edge_names  # noqa: E402
+from hexengine.board import COLOUR_NAMES  # noqa: E402
 from hexengine.geometry import Geometry, geometry  # noqa: E402
 from hexengine.knowledge import decompose, inferior, vc  # noqa: E402
 from protocol.match.controller import EngineError, start_engine  # noqa: E402
@@ -57,12 +58,6 @@ def board_stones(path: str, line: int, moves: list[str]) -> tuple[Geometry, list
         stones[to_move] |= 1 << cell
         to_move = 1 - to_move
     return geo, stones
-
-
-def edge_names(colour: int) -> dict[int, str]:
-    """Our edge nodes of ``colour`` by their HTP names."""
-    return ({vc.EDGE_START: "north", vc.EDGE_GOAL: "south"} if colour == BLACK
-            else {vc.EDGE_START: "west", vc.EDGE_GOAL: "east"})
 
 
 def their_pairs(engine, geo: Geometry, stones: list[int], colour: int, node) -> set:
@@ -136,11 +131,10 @@ def cli(path: str, line: int, moves: str, colour: str, limits_name: str, fill: b
         rows = []
         for a, b in only:
             text = engine.ok(f"vc-between-cells-full {colour} {label(a)} {label(b)}", 60.0)
-            sizes = [len(m.split()) for m in CARRIER.findall(text)]
-            cells = CARRIER.findall(text)
-            if cells:
-                smallest = min(cells, key=lambda c: len(c.split()))
-                rows.append((min(sizes), label(a), label(b), smallest.strip(),
+            carriers = [c.split() for c in CARRIER.findall(text)]
+            if carriers:
+                smallest = min(carriers, key=len)
+                rows.append((len(smallest), label(a), label(b), " ".join(smallest),
                              len(ours.semi(a, b))))
     except EngineError as exc:
         raise click.ClickException(f"the other engine failed: {exc}")

@@ -344,7 +344,7 @@ def _do_or(C, I, S, a, b, k, ci):
     max_depth = S[L_ORS] - 1
     frows = S[C_FC] + k * S[N_FB]
     flen = S[I_FLEN]
-    inter, union, i2, u2 = t + R_INTER, t + R_UNION, t + R_I2, t + R_U2
+    inter, union, u2 = t + R_INTER, t + R_UNION, t + R_U2
     # the stack: intersections and unions in C, start indices and depths in I
     top = 1
     _copy(C, sti, ci)
