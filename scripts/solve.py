@@ -66,9 +66,11 @@ from protocol.match.runner import MatchError  # noqa: E402
               help="With vc knowledge: second-row cells joined through their edge, and "
                    "ANDs sharing the edge cells a second-row cell captures "
                    "(Limits.edge_band) [default: as vc.SOLVER_LIMITS says].")
-@click.option("--order", type=click.Choice(ORDERS), default="centre", show_default=True,
+@click.option("--order", type=click.Choice(ORDERS), default="auto", show_default=True,
               help="With vc knowledge: each node's moves by centre distance, by the "
-                   "circuit's current, or by the value network's move head.")
+                   "board circuit's current, by the current through the opponent's "
+                   "connections (blocks, widened as Benzene does), or by the value "
+                   "network's move head; auto: blocks from 11x11, centre below.")
 @click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes solving each root together (hexengine.solver.parallel).")
 @click.option("--paired", is_flag=True,

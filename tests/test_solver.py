@@ -135,6 +135,52 @@ def test_proof_sets_hold_whatever_fills_the_other_cells(knowledge):
 
 
 @pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
+def test_the_focused_solver_of_large_boards_keeps_every_verdict():
+    """From 11x11 the solver orders each node's moves by the opponent's current and
+    considers only the best share of them (Benzene's widening): forced here on 4x4 and 5x5,
+    its verdicts and moves are checked against exhaustive search and the 13 winning 5x5
+    openings, and its proofs against fillings of the cells outside them."""
+    from hexengine.solver.knowledge import WIDENING, VCKnowledge
+    assert VCKnowledge().widening(geometry(11, 11)) == WIDENING
+    assert VCKnowledge().widening(geometry(9, 9)) == 0.0
+    rng = random.Random(11)
+    geo = geometry(4, 4)
+    wins = exhaustive(geo)
+    solver = Solver(VCKnowledge(order="blocks"), widening=WIDENING)
+    for _ in range(60):
+        board = random_position(4, rng, rng.randint(1, 6))
+        colour = rng.randint(0, 1)
+        result = solver.solve(geo, list(board.stones), colour)
+        assert result.solved
+        assert (result.winner == colour) == wins(board.stones[0], board.stones[1], colour)
+        if result.winner == colour and result.move >= 0:
+            child = list(board.stones)
+            child[colour] |= 1 << result.move
+            assert connected(geo, child, colour) or not wins(child[0], child[1], 1 - colour)
+    geo = geometry(5, 5)
+    solver = Solver(VCKnowledge(order="blocks"), widening=WIDENING)
+    black = [geo.name(cell) for cell in geo.cells
+             if solver.solve(geo, [1 << cell, 0], WHITE, seconds=60).winner == BLACK]
+    assert black == "e1 b2 c2 d2 e2 b3 c3 d3 a4 b4 c4 d4 a5".split()
+
+
+@pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
+@pytest.mark.parametrize("number", [30, 42, 49])
+def test_11x11_game_positions_get_wolves_verdict(number):
+    """Three positions of the 11x11 set (real games; the verdict after '=' is Wolve's
+    DFPN's), which the default solver, focused on that board, proves in under a second."""
+    from scripts.solver_race import read_positions
+    path = Path(__file__).resolve().parent.parent / "scripts/positions/11x11-games.txt"
+    p = read_positions(str(path))[number - 1]
+    geo = geometry(p.width, p.height)
+    stones = [0, 0]
+    for colour, name in p.moves:
+        stones[colour] |= 1 << geo.parse(name)
+    result = Solver(knowledge_by_name("auto")).solve(geo, stones, p.to_move, seconds=60)
+    assert result.winner == p.expect, p.text
+
+
+@pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
 def test_5x5_black_wins_with_exactly_13_openings():
     geo = geometry(5, 5)
     solver = Solver(knowledge_by_name("auto"))

@@ -430,6 +430,19 @@ def evaluate(geo: Geometry, stones: list, colour: int) -> float:
     return connected(geo, stones, colour)[0]
 
 
+def build_currents(geo: Geometry, builds: list) -> np.ndarray:
+    """The current through each cell (``flow[cell]``) summed over the circuits of the
+    given builds (``hsearch.CompiledConnections``, e.g. the solver's own), each carrying
+    a unit current between its colour's edges."""
+    G, idx, rep, flow = _scratch(geo)
+    flow[:] = 0.0
+    for conns in builds:
+        ws = conns._workspace()
+        _kernel(ws.C, ws.I, ws.S, ws.is_group, G, idx, rep, flow, True, DIVISION,
+                _NO_CELLS[ws.C.shape[1]], False)
+    return flow.copy()
+
+
 def rank_moves(geo: Geometry, stones: list, held: Optional[Held] = None, ply: int = 0,
                colour: int = 0, parent: Optional[Callable[[], list]] = None) -> list[int]:
     """The empty cells by the current through them in both colours' circuits, most first

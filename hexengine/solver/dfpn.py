@@ -20,6 +20,7 @@ The solver never prints: progress goes through an optional callback.
 """
 from __future__ import annotations
 
+import math
 import mmap
 import threading
 import time
@@ -62,11 +63,15 @@ class Solver:
     """DFPN over raw bitboards with a transposition table that lives across solves."""
 
     def __init__(self, knowledge=None, tt_size: int = 400_000, epsilon: float = 0.25,
-                 weak: bool = True) -> None:
+                 weak: bool = True, widening: Optional[float] = None) -> None:
         self.knowledge = knowledge if knowledge is not None else SimpleKnowledge()
         self.tt_size = tt_size
         self.epsilon = epsilon
         self.weak = weak
+        # the share of a node's live moves considered, best first (Benzene's focused
+        # DFPN: widening base 1, factor 0.25); None: the knowledge's for the board
+        self.widening = widening
+        self._widen = 0.0
         self.use_history = True  # moves that won elsewhere are tried first
         self.history = [0] * 4096
         self.tt: dict[int, tuple] = {}
@@ -235,6 +240,11 @@ class Solver:
             self.clear()
         self.geo = geo
         self.b, self.w = stones[0], stones[1]
+        if self.widening is not None:
+            self._widen = self.widening
+        else:
+            widening = getattr(self.knowledge, "widening", None)
+            self._widen = widening(geo) if widening is not None else 0.0
         tables = self._tables.get(geo.max_index)
         if tables is None:
             last = geo.cells[-1]
@@ -414,9 +424,19 @@ class Solver:
             dn2 = INF
             pmax = 0
             alive = 0
+            window = n
+            if self._widen:
+                live = 0
+                for i in range(n):
+                    if cpn[i] != 0 and (allowed >> moves[i]) & 1:
+                        live += 1
+                if live > 2:
+                    window = max(2, 1 + math.ceil(live * self._widen))
             for i in range(n):
                 if cpn[i] == 0 or not (allowed >> moves[i]) & 1:
                     continue
+                if alive >= window:
+                    break
                 d = cdn[i]
                 p = cpn[i]
                 dn += p

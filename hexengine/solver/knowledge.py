@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import NamedTuple, Optional
 
-from ..evaluation import network
+from ..evaluation import network, vc_graph
 from ..evaluation.resistance import rank_moves
 from ..geometry import Geometry
 from ..knowledge import inferior  # registers the compiled fill-in before kernels start
@@ -46,6 +46,10 @@ class SimpleKnowledge:
 
     name = "simple"
     quiet_dn = 1  # initial disproof number after a move that threatens nothing (a threat: 1)
+
+    def widening(self, geo: Geometry) -> float:
+        """The share of a node's live moves the solver considers on this board (0: all)."""
+        return 0.0
 
     def expand(self, geo: Geometry, stones: list[int], colour: int):
         decided, sight = self._sight(geo, stones, colour)
@@ -141,7 +145,13 @@ class _Sight(NamedTuple):
 
 
 # --- knowledge from the connection and inferior-cell engines ------------------------------
-ORDERS = ("centre", "current", "policy")  # VCKnowledge's orders of a node's moves
+ORDERS = ("auto", "centre", "current", "blocks", "policy")  # VCKnowledge's orders of a node's moves
+# Boards of at least this many cells (11x11 on) order a node's moves by the current through
+# the opponent's connections ("blocks") and the solver widens over them as Benzene does
+# (WIDENING): on the 80 11x11 positions at 10 s 67 proved in 190-205 s against 61-62 in
+# 229-236 s; on the 49 7x7 openings 2.6x the time, on the 36 6x6 1.3x (docs/solver.md)
+FOCUS_FROM_CELLS = 121
+WIDENING = 0.25  # the share of a node's live moves considered (Benzene's widening factor)
 
 
 class VCKnowledge(SimpleKnowledge):
@@ -164,7 +174,7 @@ class VCKnowledge(SimpleKnowledge):
     forced_cheap = True  # a forced block is searched without building connections
 
     def __init__(self, own_semis: bool = False, fill: bool = True, prune: bool = True,
-                 limits=None, order: str = "centre", dominated: Optional[bool] = None,
+                 limits=None, order: str = "auto", dominated: Optional[bool] = None,
                  decompose: bool = True, corners: bool = True) -> None:
         self.dominated = dominated
         self.decompose = decompose
@@ -266,7 +276,15 @@ class VCKnowledge(SimpleKnowledge):
         if not must:  # every move misses one of the semi connections: lost
             m = (semis[0] & fempty) or fempty
             return LOSS, (just & empty) | support, (m & -m).bit_length() - 1, None, 0
-        return self._pruned(geo, stones, filled, colour, sight, must, just, support, empty)
+        return self._pruned(geo, stones, filled, colour, sight, must, just, support, empty,
+                            theirs)
+
+    def widening(self, geo: Geometry) -> float:
+        return WIDENING if self.order == "auto" and self._focused(geo) else 0.0
+
+    @staticmethod
+    def _focused(geo: Geometry) -> bool:
+        return geo.width * geo.height >= FOCUS_FROM_CELLS
 
     def _corner_pockets(self, geo: Geometry, filled: list[int], edge: tuple[int, int]
                         ) -> tuple[list[int], tuple[int, int]]:
@@ -292,8 +310,10 @@ class VCKnowledge(SimpleKnowledge):
                 return (region | geo.dilate(region)) & empty
             region = grown
 
-    def _pruned(self, geo, stones, filled, colour, sight, must, just, support, empty):
-        """The children inside ``must`` less the prunable cells, best first."""
+    def _pruned(self, geo, stones, filled, colour, sight, must, just, support, empty,
+                theirs=None):
+        """The children inside ``must`` less the prunable cells, best first (``theirs``:
+        the opponent's connections, which the ``blocks`` order reads)."""
         pruned = 0
         if self.prune and must & (must - 1):
             inf = self.inferior
@@ -316,9 +336,22 @@ class VCKnowledge(SimpleKnowledge):
         just = (just & empty) | support
         kept = self._children(geo, sight, must & sight.candidates) or self._children(
             geo, sight, sight.candidates)
-        if self.order != "centre" and len(kept) > 1:
-            ranked = (rank_moves(geo, filled, colour) if self.order == "current"
-                      else network.move_head().ranked_moves(geo, stones, colour))
+        order = self.order
+        if order == "auto":
+            order = "blocks" if self._focused(geo) else "centre"
+        if order == "blocks" and theirs is None:
+            order = "centre"
+        if order != "centre" and len(kept) > 1:
+            if order == "current":
+                ranked = rank_moves(geo, filled, colour)
+            elif order == "blocks":
+                # where the opponent's connections carry the most current: its circuit
+                # over the build just made (0.2 ms; a build of both colours' for the
+                # circuits of vc_graph.rank_moves cost 17 ms on 11x11)
+                flow = vc_graph.build_currents(geo, [theirs])
+                ranked = sorted(geo.iter_bits(must), key=lambda c: -flow[c])
+            else:
+                ranked = network.move_head().ranked_moves(geo, stones, colour)
             pos = {cell: i for i, cell in enumerate(ranked)}
             far = len(pos)
             kept.sort(key=lambda c: (0 if c[1] else 1, c[4], pos.get(c[0], far)))
