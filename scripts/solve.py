@@ -71,6 +71,10 @@ from protocol.match.runner import MatchError  # noqa: E402
                    "board circuit's current, by the current through the opponent's "
                    "connections (blocks, widened as Benzene does), or by the value "
                    "network's move head; auto: blocks from 11x11, centre below.")
+@click.option("--widening", type=click.FloatRange(0, 1), default=None,
+              help="The share of each node's live moves considered, best first "
+                   "(Benzene's widening; 0: all) [default: the knowledge's: 0.25 from 11x11 "
+                   "with --order auto and a --limit of at most 10 s, else 0].")
 @click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes solving each root together (hexengine.solver.parallel).")
 @click.option("--paired", is_flag=True,
@@ -88,7 +92,8 @@ from protocol.match.runner import MatchError  # noqa: E402
 def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
          tt_size: int, compiled: bool, decompose: bool, dominated: Optional[bool],
          stone_templates: Optional[bool], edge_band: Optional[bool], order: str,
-         threads: int, paired: bool, cluster_address: Optional[str], connect_timeout: float,
+         widening: Optional[float], threads: int, paired: bool,
+         cluster_address: Optional[str], connect_timeout: float,
          profile: int) -> None:
     geo = geometry(size, size)
     openings = ([geo.parse(c) for c in cells.split(",")] if cells else list(geo.cells))
@@ -100,14 +105,15 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
             raise click.UsageError("--cluster solves on the workers: no --profile or --python")
         options = dict(knowledge=knowledge, tt_size=tt_size, decompose=decompose,
                        dominated=dominated, stone_templates=stone_templates,
-                       edge_band=edge_band, order=order, threads=threads)
+                       edge_band=edge_band, order=order, threads=threads,
+                       widening=widening)
         _on_cluster(cluster_address, connect_timeout, geo, openings, limit, options)
         return
     kernels.start(wait=True)
     if paired:
         _paired(geo, openings, limit, threads, lambda: Solver(
             _knowledge(knowledge, decompose, dominated, stone_templates, order, edge_band),
-            tt_size=tt_size))
+            tt_size=tt_size, widening=widening))
         return
     profiler = cProfile.Profile() if profile else None
     expanded = [0, 0]  # expansions that listed moves, moves listed
@@ -118,7 +124,7 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
     for cell in openings:
         if solver is None or fresh:
             known = _knowledge(knowledge, decompose, dominated, stone_templates, order, edge_band)
-            solver = Solver(known, tt_size=tt_size)
+            solver = Solver(known, tt_size=tt_size, widening=widening)
             if profiler is not None:
                 _count_moves(known, expanded)
         stones = [1 << cell, 0]
@@ -223,14 +229,16 @@ class Tally:
 def solve_opening(size: int, cell: int, limit: float, knowledge: str, tt_size: int,
                   decompose: bool, dominated: Optional[bool], order: str, threads: int,
                   stone_templates: Optional[bool] = None,
-                  edge_band: Optional[bool] = None) -> dict:
+                  edge_band: Optional[bool] = None, widening: Optional[float] = None
+                  ) -> dict:
     """One opening (a black stone, white to move) with a fresh solver: the task a cluster's
     worker runs.  Returns cell, winner, move, nodes, seconds and (on a worker) its name."""
     kernels.start(wait=True)
     geo = geometry(size, size)
     known = _knowledge(knowledge, decompose, dominated, stone_templates, order, edge_band)
     started = time.monotonic()
-    result = parallel.solve(Solver(known, tt_size=tt_size), geo, [1 << cell, 0], WHITE,
+    result = parallel.solve(Solver(known, tt_size=tt_size, widening=widening), geo,
+                            [1 << cell, 0], WHITE,
                             limit, threads=threads)
     solved = _outcome(cell, result, time.monotonic() - started)
     worker = cluster.worker_name()

@@ -136,13 +136,16 @@ def test_proof_sets_hold_whatever_fills_the_other_cells(knowledge):
 
 @pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
 def test_the_focused_solver_of_large_boards_keeps_every_verdict():
-    """From 11x11 the solver orders each node's moves by the opponent's current and
-    considers only the best share of them (Benzene's widening): forced here on 4x4 and 5x5,
+    """From 11x11, in solves of at most 10 s, the solver orders each node's moves by the
+    opponent's current and considers only the best share of them (Benzene's widening):
+    forced here on 4x4 and 5x5,
     its verdicts and moves are checked against exhaustive search and the 13 winning 5x5
     openings, and its proofs against fillings of the cells outside them."""
-    from hexengine.solver.knowledge import WIDENING, VCKnowledge
-    assert VCKnowledge().widening(geometry(11, 11)) == WIDENING
-    assert VCKnowledge().widening(geometry(9, 9)) == 0.0
+    from hexengine.solver.knowledge import FOCUS_SECONDS, WIDENING, VCKnowledge
+    assert VCKnowledge().focus(geometry(11, 11), FOCUS_SECONDS) == WIDENING
+    assert VCKnowledge().focus(geometry(11, 11), 3 * FOCUS_SECONDS) == 0.0
+    assert VCKnowledge().focus(geometry(11, 11), None) == 0.0
+    assert VCKnowledge().focus(geometry(9, 9), 1.0) == 0.0
     rng = random.Random(11)
     geo = geometry(4, 4)
     wins = exhaustive(geo)
@@ -168,7 +171,8 @@ def test_the_focused_solver_of_large_boards_keeps_every_verdict():
 @pytest.mark.parametrize("number", [30, 42, 49])
 def test_11x11_game_positions_get_wolves_verdict(number):
     """Three positions of the 11x11 set (real games; the verdict after '=' is Wolve's
-    DFPN's), which the default solver, focused on that board, proves in under a second."""
+    DFPN's), which the default solver, focused on that board in a 10 s solve, proves in
+    under a second."""
     from scripts.solver_race import read_positions
     path = Path(__file__).resolve().parent.parent / "scripts/positions/11x11-games.txt"
     p = read_positions(str(path))[number - 1]
@@ -176,7 +180,7 @@ def test_11x11_game_positions_get_wolves_verdict(number):
     stones = [0, 0]
     for colour, name in p.moves:
         stones[colour] |= 1 << geo.parse(name)
-    result = Solver(knowledge_by_name("auto")).solve(geo, stones, p.to_move, seconds=60)
+    result = Solver(knowledge_by_name("auto")).solve(geo, stones, p.to_move, seconds=10)
     assert result.winner == p.expect, p.text
 
 

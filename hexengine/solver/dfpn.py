@@ -69,7 +69,8 @@ class Solver:
         self.epsilon = epsilon
         self.weak = weak
         # the share of a node's live moves considered, best first (Benzene's focused
-        # DFPN: widening base 1, factor 0.25); None: the knowledge's for the board
+        # DFPN: widening base 1, factor 0.25); None: the knowledge's for the board and
+        # the solve's time limit
         self.widening = widening
         self._widen = 0.0
         self.use_history = True  # moves that won elsewhere are tried first
@@ -240,11 +241,10 @@ class Solver:
             self.clear()
         self.geo = geo
         self.b, self.w = stones[0], stones[1]
+        focus = getattr(self.knowledge, "focus", None)
+        self._widen = focus(geo, seconds) if focus is not None else 0.0
         if self.widening is not None:
             self._widen = self.widening
-        else:
-            widening = getattr(self.knowledge, "widening", None)
-            self._widen = widening(geo) if widening is not None else 0.0
         tables = self._tables.get(geo.max_index)
         if tables is None:
             last = geo.cells[-1]

@@ -47,8 +47,9 @@ class SimpleKnowledge:
     name = "simple"
     quiet_dn = 1  # initial disproof number after a move that threatens nothing (a threat: 1)
 
-    def widening(self, geo: Geometry) -> float:
-        """The share of a node's live moves the solver considers on this board (0: all)."""
+    def focus(self, geo: Geometry, seconds: Optional[float] = None) -> float:
+        """Set up for a solve of ``seconds`` (None: unbounded) on this board; returns the
+        share of a node's live moves the solver is to consider (0: all)."""
         return 0.0
 
     def expand(self, geo: Geometry, stones: list[int], colour: int):
@@ -146,11 +147,13 @@ class _Sight(NamedTuple):
 
 # --- knowledge from the connection and inferior-cell engines ------------------------------
 ORDERS = ("auto", "centre", "current", "blocks", "policy")  # VCKnowledge's orders of a node's moves
-# Boards of at least this many cells (11x11 on) order a node's moves by the current through
-# the opponent's connections ("blocks") and the solver widens over them as Benzene does
-# (WIDENING): on the 80 11x11 positions at 10 s 67 proved in 190-205 s against 61-62 in
-# 229-236 s; on the 49 7x7 openings 2.6x the time, on the 36 6x6 1.3x (docs/solver.md)
+# Boards of at least this many cells (11x11 on), in solves of at most FOCUS_SECONDS, order a
+# node's moves by the current through the opponent's connections ("blocks") and the solver
+# widens over them as Benzene does (WIDENING): on the 80 11x11 positions at 10 s, 67 proved
+# in 190-205 s against 61-62 in 229-236 s; at 30 s it proves fewer of the hard ones (3-4 of
+# 13 against 7), and on the 49 7x7 openings it took 2.6x the time (docs/solver.md)
 FOCUS_FROM_CELLS = 121
+FOCUS_SECONDS = 10.0
 WIDENING = 0.25  # the share of a node's live moves considered (Benzene's widening factor)
 
 
@@ -180,6 +183,7 @@ class VCKnowledge(SimpleKnowledge):
         self.decompose = decompose
         self.corners = corners
         self.order = order
+        self._auto_order = "centre"  # what "auto" means in this solve (``focus``)
         try:
             from ..knowledge import vc
         except ImportError:  # fill-in and pruning alone
@@ -279,12 +283,11 @@ class VCKnowledge(SimpleKnowledge):
         return self._pruned(geo, stones, filled, colour, sight, must, just, support, empty,
                             theirs)
 
-    def widening(self, geo: Geometry) -> float:
-        return WIDENING if self.order == "auto" and self._focused(geo) else 0.0
-
-    @staticmethod
-    def _focused(geo: Geometry) -> bool:
-        return geo.width * geo.height >= FOCUS_FROM_CELLS
+    def focus(self, geo: Geometry, seconds: Optional[float] = None) -> float:
+        focused = (geo.width * geo.height >= FOCUS_FROM_CELLS and seconds is not None
+                   and seconds <= FOCUS_SECONDS)
+        self._auto_order = "blocks" if focused else "centre"
+        return WIDENING if focused and self.order == "auto" else 0.0
 
     def _corner_pockets(self, geo: Geometry, filled: list[int], edge: tuple[int, int]
                         ) -> tuple[list[int], tuple[int, int]]:
@@ -338,7 +341,7 @@ class VCKnowledge(SimpleKnowledge):
             geo, sight, sight.candidates)
         order = self.order
         if order == "auto":
-            order = "blocks" if self._focused(geo) else "centre"
+            order = self._auto_order
         if order == "blocks" and theirs is None:
             order = "centre"
         if order != "centre" and len(kept) > 1:
