@@ -62,6 +62,19 @@ def exhaustive(geo):
     return wins
 
 
+def checked_solves(solver, geo, wins, rng, count, stones):
+    """Solve ``count`` random positions of ``geo`` (between ``stones`` = (fewest, most)
+    stones, a random side to move), each verdict checked against the exhaustive ``wins``;
+    yields (board, colour, result)."""
+    for _ in range(count):
+        board = random_position(geo.width, rng, rng.randint(*stones))
+        colour = rng.randint(0, 1)
+        result = solver.solve(geo, list(board.stones), colour)
+        assert result.solved
+        assert (result.winner == colour) == wins(board.stones[0], board.stones[1], colour)
+        yield board, colour, result
+
+
 def connected(geo, stones, colour):
     st, gl = geo.edges[colour]
     return bool(geo.flood(stones[colour] & st, stones[colour]) & gl)
@@ -110,12 +123,7 @@ def test_proof_sets_hold_whatever_fills_the_other_cells(knowledge):
     wins = exhaustive(geo)
     solver = Solver(knowledge_by_name(knowledge))
     checked = 0
-    for _ in range(40):
-        board = random_position(4, rng, rng.randint(2, 7))
-        colour = rng.randint(0, 1)
-        result = solver.solve(geo, list(board.stones), colour)
-        assert result.solved
-        assert (result.winner == colour) == wins(board.stones[0], board.stones[1], colour)
+    for board, colour, result in checked_solves(solver, geo, wins, rng, 40, (2, 7)):
         outside = [c for c in geo.iter_bits(board.empty & ~result.proof)]
         for _ in range(4):
             stones = list(board.stones)
@@ -150,12 +158,7 @@ def test_the_focused_solver_of_large_boards_keeps_every_verdict():
     geo = geometry(4, 4)
     wins = exhaustive(geo)
     solver = Solver(VCKnowledge(order="blocks"), widening=WIDENING)
-    for _ in range(60):
-        board = random_position(4, rng, rng.randint(1, 6))
-        colour = rng.randint(0, 1)
-        result = solver.solve(geo, list(board.stones), colour)
-        assert result.solved
-        assert (result.winner == colour) == wins(board.stones[0], board.stones[1], colour)
+    for board, colour, result in checked_solves(solver, geo, wins, rng, 60, (1, 6)):
         if result.winner == colour and result.move >= 0:
             child = list(board.stones)
             child[colour] |= 1 << result.move
