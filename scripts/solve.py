@@ -70,7 +70,8 @@ from protocol.match.runner import MatchError  # noqa: E402
               help="With vc knowledge: each node's moves by centre distance, by the "
                    "board circuit's current, by the current through the opponent's "
                    "connections (blocks, widened as Benzene does), or by the value "
-                   "network's move head; auto: blocks from 11x11, centre below.")
+                   "network's move head; auto: blocks from 11x11 with a --limit of at most "
+                   "10 s, else centre.")
 @click.option("--widening", type=click.FloatRange(0, 1), default=None,
               help="The share of each node's live moves considered, best first "
                    "(Benzene's widening; 0: all) [default: the knowledge's: 0.25 from 11x11 "

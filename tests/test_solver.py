@@ -145,10 +145,9 @@ def test_proof_sets_hold_whatever_fills_the_other_cells(knowledge):
 @pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
 def test_the_focused_solver_of_large_boards_keeps_every_verdict():
     """From 11x11, in solves of at most 10 s, the solver orders each node's moves by the
-    opponent's current and considers only the best share of them (Benzene's widening):
-    forced here on 4x4 and 5x5,
-    its verdicts and moves are checked against exhaustive search and the 13 winning 5x5
-    openings, and its proofs against fillings of the cells outside them."""
+    opponent's current and considers only the best share of them (Benzene's widening).
+    When the default does so; then, forced on 4x4 and 5x5, its verdicts and moves against
+    exhaustive search and the 13 winning 5x5 openings."""
     from hexengine.solver.knowledge import FOCUS_SECONDS, WIDENING, VCKnowledge
     assert VCKnowledge().focus(geometry(11, 11), FOCUS_SECONDS) == WIDENING
     assert VCKnowledge().focus(geometry(11, 11), 3 * FOCUS_SECONDS) == 0.0

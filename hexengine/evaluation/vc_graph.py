@@ -437,7 +437,7 @@ def build_currents(geo: Geometry, builds: list) -> np.ndarray:
     G, idx, rep, flow = _scratch(geo)
     flow[:] = 0.0
     for conns in builds:
-        ws = conns._workspace()
+        ws = conns.workspace()
         _kernel(ws.C, ws.I, ws.S, ws.is_group, G, idx, rep, flow, True, DIVISION,
                 _NO_CELLS[ws.C.shape[1]], False)
     return flow.copy()

@@ -1498,7 +1498,9 @@ class CompiledConnections(Connections):
         self.complete = self._ws.complete
         self.work = self.limits.work - int(self._ws.S[ST_BUDGET])
 
-    def _workspace(self) -> "Workspace":
+    def workspace(self) -> "Workspace":
+        """The kernel's workspace holding this build (built again if another build has
+        reused it since), for other compiled code that reads a build."""
         ws = self._ws
         if getattr(ws, "owner", None) is not self:
             ws = self._ws = run(self.geo, self.stones, self.colour, self.limits)
@@ -1509,12 +1511,12 @@ class CompiledConnections(Connections):
     def node(self, cell: int) -> int:
         if cell < 0:
             return cell
-        g = int(self._workspace().group_of[cell]) if self.stones[self.colour] >> cell & 1 \
+        g = int(self.workspace().group_of[cell]) if self.stones[self.colour] >> cell & 1 \
             else -1
         return g if g >= 0 else cell
 
     def _pair(self, a: int, b: int) -> tuple["Workspace", int]:
-        ws = self._workspace()
+        ws = self.workspace()
         return ws, ws.pair_slot(a, b)
 
     def edge_full(self) -> Optional[int]:
@@ -1544,13 +1546,13 @@ class CompiledConnections(Connections):
         return ws.semis(k)
 
     def full_pairs(self) -> list[tuple[int, int]]:
-        ws = self._workspace()
+        ws = self.workspace()
         S, I = ws.S, ws.I
         return [self._unkey(self._key(*ws.pair(k))) for k in ws.used_slots()
                 if I[S[I_FLEN] + k]]
 
     def count(self) -> tuple[int, int]:
-        ws = self._workspace()
+        ws = self.workspace()
         S, I = ws.S, ws.I
         n = int(S[ST_SLOTS])
         return (int(I[S[I_FLEN]:S[I_FLEN] + n].sum()), int(I[S[I_SLEN]:S[I_SLEN] + n].sum()))
@@ -1558,7 +1560,7 @@ class CompiledConnections(Connections):
     # --- everything, decoded once (vc.update and the tests read the dictionaries) ------------
     @functools.cached_property
     def _decoded(self):
-        ws = self._workspace()
+        ws = self.workspace()
         fulls: dict[int, list[int]] = {}
         semis: dict[int, list[int]] = {}
         keys: dict[int, list[int]] = {}

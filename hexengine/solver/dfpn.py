@@ -241,8 +241,7 @@ class Solver:
             self.clear()
         self.geo = geo
         self.b, self.w = stones[0], stones[1]
-        focus = getattr(self.knowledge, "focus", None)
-        self._widen = focus(geo, seconds) if focus is not None else 0.0
+        self._widen = self.knowledge.focus(geo, seconds)
         if self.widening is not None:
             self._widen = self.widening
         tables = self._tables.get(geo.max_index)
@@ -431,7 +430,7 @@ class Solver:
                     if cpn[i] != 0 and (allowed >> moves[i]) & 1:
                         live += 1
                 if live > 2:
-                    window = max(2, 1 + math.ceil(live * self._widen))
+                    window = 1 + math.ceil(live * self._widen)  # at least 2
             for i in range(n):
                 if cpn[i] == 0 or not (allowed >> moves[i]) & 1:
                     continue

@@ -146,11 +146,11 @@ class _Sight(NamedTuple):
 
 
 # --- knowledge from the connection and inferior-cell engines ------------------------------
-ORDERS = ("auto", "centre", "current", "blocks", "policy")  # VCKnowledge's orders of a node's moves
+ORDERS = ("auto", "centre", "current", "blocks", "policy")  # VCKnowledge's node move orders
 # Boards of at least this many cells (11x11 on), in solves of at most FOCUS_SECONDS, order a
 # node's moves by the current through the opponent's connections ("blocks") and the solver
 # widens over them as Benzene does (WIDENING): on the 80 11x11 positions at 10 s, 67 proved
-# in 190-205 s against 61-62 in 229-236 s; at 30 s it proves fewer of the hard ones (3-4 of
+# in 190-205 s against 61-62 in 229-236 s; at 30 s it proves fewer of the hard ones (3-5 of
 # 13 against 7), and on the 49 7x7 openings it took 2.6x the time (docs/solver.md)
 FOCUS_FROM_CELLS = 121
 FOCUS_SECONDS = 10.0
