@@ -91,13 +91,29 @@ class Frame:
         conns = vc.build(self.geo, [black, white], 0, limits)
         return any(f & carrier == f for f in conns.full(self.anchor, EDGE_START))
 
-    def shrink(self, carrier: int, helpers: int, rng: random.Random) -> int:
-        cells = list(self.geo.iter_bits(carrier))
-        rng.shuffle(cells)
+    def shrink(self, carrier: int, helpers: int, rng: random.Random,
+               order: Optional[list[int]] = None) -> int:
+        """A minimal carrier inside ``carrier``: cells dropped in ``order`` (else at random)
+        while the board stays won."""
+        cells = order if order is not None else list(self.geo.iter_bits(carrier))
+        if order is None:
+            rng.shuffle(cells)
         for c in cells:
             if self.holds(carrier & ~(1 << c), helpers):
                 carrier &= ~(1 << c)
         return carrier
+
+    def ladder_orders(self, carrier: int, helper: int) -> list[list[int]]:
+        """Shrinking orders that leave a connection running to the far ``helper`` (a ladder
+        and its escape): the anchor's own row first, then the cells farthest from the
+        helper; or the farthest first whatever their row."""
+        hc = self.geo.coords(helper)[0]
+        cells = list(self.geo.iter_bits(carrier))
+
+        def far(x: int) -> int:
+            return abs(self.geo.coords(x)[0] - hc)
+        return [sorted(cells, key=lambda x: (-self.geo.coords(x)[1], -far(x))),
+                sorted(cells, key=lambda x: (-far(x), -self.geo.coords(x)[1]))]
 
     def offsets(self, bits: int) -> list[list[int]]:
         return sorted([self.geo.coords(x)[0] - self.col, self.geo.coords(x)[1]]
@@ -141,12 +157,17 @@ def canonical(row: int, stones, carrier) -> tuple:
 @click.option("--seconds", type=float, default=30.0, show_default=True,
               help="solver time per board (unproved counts as not holding)")
 @click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--ladders/--no-ladders", default=False,
+              help="one helper on one side, up to --reach columns away, and carriers shrunk "
+              "towards it (ladders to an escape stone), kept even where the H-search derives "
+              "them on the template's own board: on a game board its limits crowd them out")
 @click.option("--merge/--no-merge", default=False,
               help="add to the templates already in --out instead of replacing them")
 @click.option("--show/--no-show", default=True, help="print each template kept")
 @click.option("--out", type=click.Path(dir_okay=False), required=True)
 def main(depth: int, helpers: int, width: int, cols: Optional[list[int]], reach: int,
-         tries: int, seconds: float, seed: int, merge: bool, show: bool, out: str) -> None:
+         tries: int, seconds: float, seed: int, ladders: bool, merge: bool, show: bool,
+         out: str) -> None:
     kernels.start(wait=True)
     rng = random.Random(seed)
     row = depth - 1
@@ -159,6 +180,11 @@ def main(depth: int, helpers: int, width: int, cols: Optional[list[int]], reach:
     new = 0
     for col in cols or [width // 2]:
         frame = Frame(depth, width, seconds, col)
+        if ladders:  # mirror images are folded: one side is enough
+            spots = [frame.geo.index(col + dc, r) for r in range(depth)
+                     for dc in range(1, reach + 1) if col + dc < width]
+            new += derive_ladders(frame, spots, kept, seen, show, t0)
+            continue
         spots = [frame.geo.index(col + dc, r) for r in range(1, depth)
                  for dc in range(-reach, reach + 1)
                  if 0 <= col + dc < width and (dc, r) != (0, row)]
@@ -170,7 +196,6 @@ def main(depth: int, helpers: int, width: int, cols: Optional[list[int]], reach:
 def derive(frame: Frame, helpers: int, spots: list[int], tries: int, rng: random.Random,
            kept: list, seen: set, filter_limits: vc.Limits, show: bool, t0: float) -> int:
     """Add to ``kept`` the new templates with ``helpers`` helpers on ``spots``."""
-    row = frame.depth - 1
     new = 0
     for chosen in itertools.combinations(spots, helpers):
         hmask = sum(1 << x for x in chosen)
@@ -185,20 +210,44 @@ def derive(frame: Frame, helpers: int, spots: list[int], tries: int, rng: random
                 continue  # a helper is not needed
             if frame.derived(carrier, hmask, filter_limits):
                 continue
-            stones = frame.offsets(hmask)
-            cells = frame.offsets(carrier)
-            key = canonical(row, stones, cells)
-            if key in seen:
-                continue
-            seen.add(key)
-            new += 1
-            name = f"{templates.ROMAN[frame.depth]}-{helpers + 1}-{len(kept) + 1}"
-            kept.append({"name": name, "row": row, "stones": [list(s) for s in key[0]],
-                         "carrier": [list(c) for c in key[1]]})
-            if show:
-                click.echo(f"{name}: {carrier.bit_count()} cells "
-                           f"({time.time() - t0:.0f} s)\n{frame.picture(carrier, hmask)}")
+            new += keep(frame, hmask, carrier, kept, seen, show, t0, "")
     return new
+
+
+def derive_ladders(frame: Frame, spots: list[int], kept: list, seen: set, show: bool,
+                   t0: float) -> int:
+    """Add to ``kept`` the ladder templates: for each helper spot, the minimal carriers of
+    ``Frame.ladder_orders`` that need the helper."""
+    new = 0
+    for helper in spots:
+        hmask = 1 << helper
+        region = frame.region & ~hmask
+        if not frame.holds(region, hmask):
+            continue
+        found = {frame.shrink(region, hmask, random.Random(0), order)
+                 for order in frame.ladder_orders(region, helper)}
+        for carrier in sorted(found, key=int.bit_count):
+            if frame.holds(carrier, 0):
+                continue  # the anchor needs no escape here
+            new += keep(frame, hmask, carrier, kept, seen, show, t0, "L")
+    return new
+
+
+def keep(frame: Frame, hmask: int, carrier: int, kept: list, seen: set, show: bool,
+         t0: float, kind: str) -> int:
+    """Add the template to ``kept`` unless it (or its mirror image) is there; 1 if added."""
+    row = frame.depth - 1
+    key = canonical(row, frame.offsets(hmask), frame.offsets(carrier))
+    if key in seen:
+        return 0
+    seen.add(key)
+    name = f"{templates.ROMAN[frame.depth]}-{kind}{hmask.bit_count() + 1}-{len(kept) + 1}"
+    kept.append({"name": name, "row": row, "stones": [list(s) for s in key[0]],
+                 "carrier": [list(c) for c in key[1]]})
+    if show:
+        click.echo(f"{name}: {carrier.bit_count()} cells "
+                   f"({time.time() - t0:.0f} s)\n{frame.picture(carrier, hmask)}")
+    return 1
 
 
 if __name__ == "__main__":

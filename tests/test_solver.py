@@ -187,6 +187,26 @@ def test_11x11_game_positions_get_wolves_verdict(number):
 
 
 @pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
+@pytest.mark.parametrize("number", [69, 70])
+def test_ladder_templates_decide_11x11_game_positions_at_sight(number):
+    """Two positions of the 11x11 set that Wolve decides at its root: white's group joins
+    its edge by a ladder to an escape stone (69: along the second line to d4's region;
+    70: d7 along the third line to d3), a ladder template (``derive_templates.py
+    --ladders``). With them the solver's first expansion holds white's edge-to-edge
+    connection; without them it left 69 unproved in 30 s."""
+    from scripts.solver_race import read_positions
+    path = Path(__file__).resolve().parent.parent / "scripts/positions/11x11-games.txt"
+    p = read_positions(str(path))[number - 1]
+    geo = geometry(p.width, p.height)
+    stones = [0, 0]
+    for colour, name in p.moves:
+        stones[colour] |= 1 << geo.parse(name)
+    result = Solver(knowledge_by_name("auto")).solve(geo, stones, p.to_move, seconds=10)
+    assert result.winner == p.expect == WHITE, p.text
+    assert result.nodes <= 1 and not result.searched
+
+
+@pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
 def test_5x5_black_wins_with_exactly_13_openings():
     geo = geometry(5, 5)
     solver = Solver(knowledge_by_name("auto"))
