@@ -169,12 +169,8 @@ def test_the_focused_solver_of_large_boards_keeps_every_verdict():
     assert black == "e1 b2 c2 d2 e2 b3 c3 d3 a4 b4 c4 d4 a5".split()
 
 
-@pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
-@pytest.mark.parametrize("number", [30, 42, 49])
-def test_11x11_game_positions_get_wolves_verdict(number):
-    """Three positions of the 11x11 set (real games; the verdict after '=' is Wolve's
-    DFPN's), which the default solver, focused on that board in a 10 s solve, proves in
-    under a second."""
+def _game_position(number: int):
+    """Position ``number`` of the solver's 11x11 set: (its entry, the board, the stones)."""
     from scripts.solver_race import read_positions
     path = Path(__file__).resolve().parent.parent / "scripts/positions/11x11-games.txt"
     p = read_positions(str(path))[number - 1]
@@ -182,6 +178,16 @@ def test_11x11_game_positions_get_wolves_verdict(number):
     stones = [0, 0]
     for colour, name in p.moves:
         stones[colour] |= 1 << geo.parse(name)
+    return p, geo, stones
+
+
+@pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
+@pytest.mark.parametrize("number", [30, 42, 49])
+def test_11x11_game_positions_get_wolves_verdict(number):
+    """Three positions of the 11x11 set (real games; the verdict after '=' is Wolve's
+    DFPN's), which the default solver, focused on that board in a 10 s solve, proves in
+    under a second."""
+    p, geo, stones = _game_position(number)
     result = Solver(knowledge_by_name("auto")).solve(geo, stones, p.to_move, seconds=10)
     assert result.winner == p.expect, p.text
 
@@ -194,13 +200,7 @@ def test_ladder_templates_decide_11x11_game_positions_at_sight(number):
     70: d7 along the third line to d3), a ladder template (``derive_templates.py
     --ladders``). With them the solver's first expansion holds white's edge-to-edge
     connection; without them it left 69 unproved in 30 s."""
-    from scripts.solver_race import read_positions
-    path = Path(__file__).resolve().parent.parent / "scripts/positions/11x11-games.txt"
-    p = read_positions(str(path))[number - 1]
-    geo = geometry(p.width, p.height)
-    stones = [0, 0]
-    for colour, name in p.moves:
-        stones[colour] |= 1 << geo.parse(name)
+    p, geo, stones = _game_position(number)
     result = Solver(knowledge_by_name("auto")).solve(geo, stones, p.to_move, seconds=10)
     assert result.winner == p.expect == WHITE, p.text
     assert result.nodes <= 1 and not result.searched
