@@ -101,17 +101,18 @@ class Frame:
         conns = vc.build(self.geo, [black, white], 0, limits)
         return any(f & carrier == f for f in conns.full(self.anchor, EDGE_START))
 
-    def shrink(self, carrier: int, helpers: int, rng: random.Random,
-               order: Optional[list[int]] = None) -> int:
-        """A minimal carrier inside ``carrier``: cells dropped in ``order`` (else at random)
-        while the board stays won."""
-        cells = order if order is not None else list(self.geo.iter_bits(carrier))
-        if order is None:
-            rng.shuffle(cells)
-        for c in cells:
+    def shrink(self, carrier: int, helpers: int, order: list[int]) -> int:
+        """A minimal carrier inside ``carrier``: its cells dropped in ``order`` while the
+        board stays won."""
+        for c in order:
             if self.holds(carrier & ~(1 << c), helpers):
                 carrier &= ~(1 << c)
         return carrier
+
+    def random_order(self, carrier: int, rng: random.Random) -> list[int]:
+        cells = list(self.geo.iter_bits(carrier))
+        rng.shuffle(cells)
+        return cells
 
     def ladder_orders(self, carrier: int, helper: int) -> list[list[int]]:
         """Shrinking orders that leave a connection running to the far ``helper`` (a ladder
@@ -212,7 +213,8 @@ def derive(frame: Frame, helpers: int, spots: list[int], tries: int, rng: random
         region = frame.region & ~hmask
         if not frame.holds(region, hmask):
             continue
-        found = {frame.shrink(region, hmask, rng) for _ in range(tries)}
+        found = {frame.shrink(region, hmask, frame.random_order(region, rng))
+                 for _ in range(tries)}
         for carrier in sorted(found, key=int.bit_count):
             if any(o != carrier and o & carrier == o for o in found):
                 continue  # not minimal among those found
@@ -234,7 +236,7 @@ def derive_ladders(frame: Frame, spots: list[int], kept: list, seen: set, show: 
         region = frame.region & ~hmask
         if not frame.holds(region, hmask):
             continue
-        found = {frame.shrink(region, hmask, random.Random(0), order)
+        found = {frame.shrink(region, hmask, order)
                  for order in frame.ladder_orders(region, helper)}
         for carrier in sorted(found, key=int.bit_count):
             if frame.holds(carrier, 0):
