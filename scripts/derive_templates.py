@@ -72,17 +72,23 @@ BASE_LIMITS = dataclasses.replace(vc.SOLVER_LIMITS, stone_templates=False)
 class Frame:
     """The derivation board of one depth: offsets (dcol, row) from the anchor's column."""
 
-    def __init__(self, depth: int, width: int, seconds: float, col: int) -> None:
+    def __init__(self, depth: int, width: int, seconds: float, col: int,
+                 behind: bool = False) -> None:
         self.depth, self.width = depth, width
-        self.geo = geometry(width, depth + 1)
+        rows = depth + 1 + behind
+        self.geo = geometry(width, rows)
         self.col = col
         self.anchor = self.geo.index(self.col, depth - 1)
-        self.base = (1 << self.anchor) | (1 << self.geo.index(self.col, depth))
+        # the anchor reaches the far edge through own stones below it; with ``behind`` the
+        # first of them is the template's stone behind the anchor, on a row of its own
+        self.base = sum(1 << self.geo.index(self.col, r) for r in range(depth - 1, rows))
+        self.behind = 1 << self.geo.index(self.col, depth) if behind else 0
+        self.past_row = sum(1 << self.geo.index(c, depth) for c in range(width)) if behind else 0
         self.region = 0
-        for r in range(depth):
+        for r in range(depth + behind):
             for c in range(width):
                 self.region |= 1 << self.geo.index(c, r)
-        self.region &= ~(1 << self.anchor)
+        self.region &= ~self.base
         self.solver = Solver(VCKnowledge(limits=BASE_LIMITS))
         self.seconds = seconds
 
@@ -114,6 +120,17 @@ class Frame:
         rng.shuffle(cells)
         return cells
 
+    def compact_order(self, carrier: int, helpers: int) -> list[int]:
+        """The cells farthest from every stone first (then those farthest from the edge):
+        shrinking in this order leaves the carrier in the stones' shadow on the edge."""
+        stones = [self.anchor] + list(self.geo.iter_bits(helpers))
+
+        def dist(x: int) -> int:
+            (c, r) = self.geo.coords(x)
+            return min(max(abs(c - sc), abs(r - sr), abs(c - sc + r - sr))
+                       for sc, sr in map(self.geo.coords, stones))
+        return sorted(self.geo.iter_bits(carrier), key=lambda x: (-dist(x), -self.geo.coords(x)[1]))
+
     def ladder_orders(self, carrier: int, helper: int) -> list[list[int]]:
         """Shrinking orders that leave a connection running to the far ``helper`` (a ladder
         and its escape): the anchor's own row first, then the cells farthest from the
@@ -123,8 +140,25 @@ class Frame:
 
         def far(x: int) -> int:
             return abs(self.geo.coords(x)[0] - hc)
-        return [sorted(cells, key=lambda x: (-self.geo.coords(x)[1], -far(x))),
-                sorted(cells, key=lambda x: (-far(x), -self.geo.coords(x)[1]))]
+
+        def row(x: int) -> int:
+            return self.geo.coords(x)[1]
+        orders = [sorted(cells, key=lambda x: (-row(x), -far(x))),
+                  sorted(cells, key=lambda x: (-far(x), -row(x)))]
+        if self.behind:  # ties broken both ways too: the escape's carrier on either side
+            ac = self.geo.coords(self.anchor)[0]
+
+            def near(x: int) -> int:
+                return abs(self.geo.coords(x)[0] - ac)
+            orders += [sorted(cells, key=lambda x: (-row(x), -far(x), sign * near(x)))
+                       for sign in (1, -1)]
+            orders += [sorted(cells, key=lambda x: (-far(x), -row(x), sign * near(x)))
+                       for sign in (1, -1)]
+            # the ladder's own line first, from the anchor out (the cells its attacker takes)
+            line = self.depth - 1
+            orders += [sorted(cells, key=lambda x: (row(x) != line, near(x) if row(x) == line
+                                                    else 0, -row(x), -far(x)))]
+        return orders
 
     def offsets(self, bits: int) -> list[list[int]]:
         return sorted([self.geo.coords(x)[0] - self.col, self.geo.coords(x)[1]]
@@ -132,11 +166,11 @@ class Frame:
 
     def picture(self, carrier: int, helpers: int) -> str:
         lines = []
-        for r in range(self.depth):
+        for r in range(self.geo.height - 1):
             row = []
             for c in range(self.width):
                 x = self.geo.index(c, r)
-                row.append("A" if x == self.anchor else "B" if helpers >> x & 1
+                row.append("A" if x == self.anchor else "B" if (helpers | self.behind) >> x & 1
                            else "." if carrier >> x & 1 else "#")
             lines.append(" " * r + " ".join(row))
         return "\n".join(lines)
@@ -172,13 +206,19 @@ def canonical(row: int, stones, carrier) -> tuple:
               help="one helper on one side, up to --reach columns away, and carriers shrunk "
               "towards it (ladders to an escape stone), kept even where the H-search derives "
               "them on the template's own board: on a game board its limits crowd them out")
+@click.option("--compact/--no-compact", default=False,
+              help="besides the --tries random orders, shrink once dropping the cells "
+              "farthest from every stone first (compact carriers in the stones' shadow)")
+@click.option("--behind/--no-behind", default=False,
+              help="with --ladders: an own stone behind the anchor, on the row past it, is "
+              "part of the template, and the escape and the carrier may use that row too")
 @click.option("--merge/--no-merge", default=False,
               help="add to the templates already in --out instead of replacing them")
 @click.option("--show/--no-show", default=True, help="print each template kept")
 @click.option("--out", type=click.Path(dir_okay=False), required=True)
 def main(depth: int, helpers: int, width: int, cols: Optional[list[int]], reach: int,
-         tries: int, seconds: float, seed: int, ladders: bool, merge: bool, show: bool,
-         out: str) -> None:
+         tries: int, seconds: float, seed: int, ladders: bool, compact: bool, behind: bool,
+         merge: bool, show: bool, out: str) -> None:
     kernels.start(wait=True)
     rng = random.Random(seed)
     row = depth - 1
@@ -190,22 +230,28 @@ def main(depth: int, helpers: int, width: int, cols: Optional[list[int]], reach:
     t0 = time.time()
     new = 0
     for col in cols or [width // 2]:
-        frame = Frame(depth, width, seconds, col)
-        if ladders:  # mirror images are folded: one side is enough
-            spots = [frame.geo.index(col + dc, r) for r in range(depth)
-                     for dc in range(1, reach + 1) if col + dc < width]
+        frame = Frame(depth, width, seconds, col, behind=ladders and behind)
+        if ladders:
+            # mirror images are folded: one side is enough, but a stone behind the anchor
+            # is not symmetric (its mirror image is the other cell behind)
+            sides = list(range(1, reach + 1)) + (list(range(-reach, 0)) if behind else [])
+            spots = [frame.geo.index(col + dc, r) for r in range(depth + behind)
+                     for dc in sides if 0 <= col + dc < width
+                     and (dc, r) != (-1, depth)]  # not the other cell behind the anchor
             new += derive_ladders(frame, spots, kept, seen, show, t0)
             continue
         spots = [frame.geo.index(col + dc, r) for r in range(1, depth)
                  for dc in range(-reach, reach + 1)
                  if 0 <= col + dc < width and (dc, r) != (0, row)]
-        new += derive(frame, helpers, spots, tries, rng, kept, seen, filter_limits, show, t0)
+        new += derive(frame, helpers, spots, tries, rng, kept, seen, filter_limits, show, t0,
+                      compact)
     Path(out).write_text(json.dumps(kept, indent=None).replace('}, {', '},\n {') + "\n")
     click.echo(f"{new} new templates, {len(kept)} in {out} ({time.time() - t0:.0f} s)")
 
 
 def derive(frame: Frame, helpers: int, spots: list[int], tries: int, rng: random.Random,
-           kept: list, seen: set, filter_limits: vc.Limits, show: bool, t0: float) -> int:
+           kept: list, seen: set, filter_limits: vc.Limits, show: bool, t0: float,
+           compact: bool = False) -> int:
     """Add to ``kept`` the new templates with ``helpers`` helpers on ``spots``."""
     new = 0
     for chosen in itertools.combinations(spots, helpers):
@@ -213,8 +259,10 @@ def derive(frame: Frame, helpers: int, spots: list[int], tries: int, rng: random
         region = frame.region & ~hmask
         if not frame.holds(region, hmask):
             continue
-        found = {frame.shrink(region, hmask, frame.random_order(region, rng))
-                 for _ in range(tries)}
+        orders = [frame.random_order(region, rng) for _ in range(tries)]
+        if compact:
+            orders.append(frame.compact_order(region, hmask))
+        found = {frame.shrink(region, hmask, order) for order in orders}
         for carrier in sorted(found, key=int.bit_count):
             if any(o != carrier and o & carrier == o for o in found):
                 continue  # not minimal among those found
@@ -241,6 +289,8 @@ def derive_ladders(frame: Frame, spots: list[int], kept: list, seen: set, show: 
         for carrier in sorted(found, key=int.bit_count):
             if frame.holds(carrier, 0):
                 continue  # the anchor needs no escape here
+            if frame.behind and not (carrier | hmask) & frame.past_row:
+                continue  # the stone behind adds nothing: a ladder without it
             new += keep(frame, hmask, carrier, kept, seen, show, t0, "L")
     return new
 
@@ -249,11 +299,12 @@ def keep(frame: Frame, hmask: int, carrier: int, kept: list, seen: set, show: bo
          t0: float, kind: str) -> int:
     """Add the template to ``kept`` unless it (or its mirror image) is there; 1 if added."""
     row = frame.depth - 1
-    key = canonical(row, frame.offsets(hmask), frame.offsets(carrier))
+    key = canonical(row, frame.offsets(hmask | frame.behind), frame.offsets(carrier))
     if key in seen:
         return 0
     seen.add(key)
-    name = f"{templates.ROMAN[frame.depth]}-{kind}{hmask.bit_count() + 1}-{len(kept) + 1}"
+    stones = (hmask | frame.behind).bit_count() + 1
+    name = f"{templates.ROMAN[frame.depth]}-{kind}{stones}-{len(kept) + 1}"
     kept.append({"name": name, "row": row, "stones": [list(s) for s in key[0]],
                  "carrier": [list(c) for c in key[1]]})
     if show:

@@ -193,13 +193,14 @@ def test_11x11_game_positions_get_wolves_verdict(number):
 
 
 @pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
-@pytest.mark.parametrize("number", [69, 70])
+@pytest.mark.parametrize("number", [23, 24, 69, 70])
 def test_ladder_templates_decide_11x11_game_positions_at_sight(number):
-    """Two positions of the 11x11 set that Wolve decides at its root: white's group joins
+    """Positions of the 11x11 set that Wolve decides at its root: white's group joins
     its edge by a ladder to an escape stone (69: along the second line to d4's region;
-    70: d7 along the third line to d3), a ladder template (``derive_templates.py
-    --ladders``). With them the solver's first expansion holds white's edge-to-edge
-    connection; without them it left 69 unproved in 30 s."""
+    70: d7 along the third line to d3; 23 and 24: c9, with d9 behind it, along the second
+    line to d4 on the fourth), a ladder template (``derive_templates.py --ladders``, for
+    23 and 24 with ``--behind``). With them the solver's first expansion holds white's
+    edge-to-edge connection; without them it left 23, 24 and 69 unproved in 30 s."""
     p, geo, stones = _game_position(number)
     result = Solver(knowledge_by_name("auto")).solve(geo, stones, p.to_move, seconds=10)
     assert result.winner == p.expect == WHITE, p.text

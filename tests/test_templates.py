@@ -66,15 +66,18 @@ def _on_edge(geo, edge, col, row):
 
 @pytest.mark.parametrize("edge", ["top", "bottom", "left", "right"])
 def test_every_template_is_laid_on_every_edge_by_both_backends(edge):
-    """Each template placed on an 11x11 board against each edge, the opponent on every
-    other cell of the template's rows: the anchor's full connection to that edge is there
-    with the template's carrier, the compiled and the Python build agree (on the sample),
-    and one more opponent stone in the carrier takes it away."""
-    geo = geometry(11, 11)
+    """Each template placed on an 11x11 board against each edge (15x15 for the few too wide
+    for it: a ladder's mirror image spans more columns), the opponent on every other cell
+    of the template's rows: the anchor's full connection to that edge is there with the
+    template's carrier, the compiled and the Python build agree (on the sample), and one
+    more opponent stone in the carrier takes it away."""
     colour = 0 if edge in ("top", "bottom") else 1
     node = EDGE_START if edge in ("top", "left") else EDGE_GOAL
     for name, row, stones, carrier in SHAPES:
-        c0 = 5 - (min(dc for dc, _ in carrier) + max(dc for dc, _ in carrier)) // 2
+        cols = [dc for dc, _ in carrier + stones]
+        n = 11 if max(cols) - min(cols) < 11 else 15
+        geo = geometry(n, n)
+        c0 = n // 2 - (min(cols) + max(cols)) // 2
         anchor = _on_edge(geo, edge, c0, row)
         own = 1 << anchor
         for dc, r in stones:
@@ -83,8 +86,8 @@ def test_every_template_is_laid_on_every_edge_by_both_backends(edge):
         for dc, r in carrier:
             cells |= 1 << _on_edge(geo, edge, c0 + dc, r)
         rows = 0
-        for r in range(row + 1):
-            for c in range(11):
+        for r in range(max(r for _, r in carrier + stones) + 1):
+            for c in range(n):
                 rows |= 1 << _on_edge(geo, edge, c, r)
         board = [0, 0]
         board[colour] = own

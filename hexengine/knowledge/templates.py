@@ -78,7 +78,7 @@ def _placements(geo: Geometry, shapes) -> dict[int, list[tuple[int, int, int]]]:
         for row, stones, carrier in shapes:
             cols = [dc for dc, _ in stones + carrier] + [0]
             first, last = -min(cols), span - 1 - max(cols)
-            if first > last or row >= depth:
+            if first > last or max([r for _, r in stones + carrier] + [row]) >= depth:
                 continue
             anchor = origin + first * step + row * down
             cells = sum(1 << (anchor + dc * step + (r - row) * down) for dc, r in carrier)
@@ -167,15 +167,22 @@ def second_row(geo: Geometry) -> dict[int, tuple[tuple[int, int], ...]]:
 
 def proof_board(row: int, stones, carrier) -> tuple[Geometry, list[int], int]:
     """The board on which a template (offsets from its anchor in the top-edge frame) is a
-    game: the anchor on ``row`` with an own stone below it on the last row, the helper
-    stones, and every cell outside the carrier the opponent's.  The template holds exactly
-    when black wins it with white to move.  Returns the board, the stones (black, white)
-    and the anchor."""
+    game: the anchor on ``row`` joined to the last row by an own stone below it (or, for a
+    template reaching past the anchor's row, by a column below its stone behind the
+    anchor), the helper stones, and every cell outside the carrier the opponent's.  The
+    template holds exactly when black wins it with white to move.  Returns the board, the
+    stones (black, white) and the anchor."""
     cols = [dc for dc, _ in list(stones) + list(carrier)] + [0]
     lo = min(cols)
-    geo = geometry(max(cols) - lo + 1, row + 2)
+    deepest = max([r for _, r in list(stones) + list(carrier)] + [row])
+    geo = geometry(max(cols) - lo + 1, deepest + 2)
     anchor = geo.index(-lo, row)
-    black = (1 << anchor) | (1 << geo.index(-lo, row + 1))
+    below = 0  # the column of stones runs down from the anchor, or from its stone behind
+    if deepest > row:
+        below = next(dc for dc, r in stones if r == row + 1 and dc in (0, -1))
+    black = 1 << anchor
+    for r in range(row + 1 + (deepest > row), deepest + 2):
+        black |= 1 << geo.index(below - lo, r)
     for dc, r in stones:
         black |= 1 << geo.index(dc - lo, r)
     empty = 0
