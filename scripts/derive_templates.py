@@ -41,6 +41,25 @@ derives it on this board, since on a game board its limits crowd such long carri
     python scripts/derive_templates.py --depth 3 $L    # 36 new, 2 s
     python scripts/derive_templates.py --depth 4 $L    # 36 new, 1 minute
     python scripts/derive_templates.py --depth 5 $L    # 28 new, 8 minutes: 812 in all
+
+``--behind`` (with ``--ladders``) makes an own stone behind the anchor, on the row past
+it, part of the template, and lets the escape and the carrier use that row: a 3rd-line
+stone with a 4th-line stone behind it, laddering to an escape on the 4th line.  Such a
+stone is not mirror-symmetric, so the escape is tried on both sides.  ``--compact`` adds
+one shrinking order to the random ones, the cells farthest from every stone first, which
+leaves the carrier in the stones' shadow on the edge (``--tries 0`` for that order alone):
+
+    B="--ladders --behind --width 11 --cols 1,7,8,9 --reach 9 --seconds 10 --merge --out $F"
+    python scripts/derive_templates.py --depth 3 $B    # 42 new, 3 minutes
+    cp $F t.json; python scripts/derive_templates.py --depth 6 --helpers 1 --reach 3 \\
+        --tries 0 --compact --seconds 10 --merge --out t.json && mv t.json $F
+                                                       # 16 new, 31 minutes: 870 in all
+
+(the last into a copy, so that a carrier is dropped only where the H-search without
+stone templates finds it: with the file's own, one of the 16 follows from the others.)
+
+(``--depth 4 $B`` had found 70 more after 40 minutes when it was stopped: on the anchor's
+far columns its boards' proofs run into ``--seconds``.)
 """
 from __future__ import annotations
 
