@@ -124,8 +124,7 @@ class Geometry:
 
         def distance(cell: int) -> float:
             c, r = self.coords(cell)
-            dc, dr = c - cc, r - cr
-            return max(abs(dc), abs(dr), abs(dc + dr))
+            return hex_distance(c - cc, r - cr)
 
         return tuple(sorted(self.cells, key=distance))
 
@@ -169,6 +168,12 @@ class Geometry:
 
 
 @functools.lru_cache(maxsize=64)
+def hex_distance(dc: float, dr: float) -> float:
+    """The fewest steps between two cells (col, row) that lie (``dc``, ``dr``) apart: a cell
+    touches (±1, 0), (0, ±1), (+1, −1) and (−1, +1)."""
+    return max(abs(dc), abs(dr), abs(dc + dr))
+
+
 def geometry(width: int, height: int) -> Geometry:
     """The shared, cached Geometry for a board size."""
     return Geometry(width, height)

@@ -77,7 +77,7 @@ import click
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hexengine import kernels  # noqa: E402
-from hexengine.geometry import geometry  # noqa: E402
+from hexengine.geometry import geometry, hex_distance  # noqa: E402
 from hexengine.knowledge import templates, vc  # noqa: E402
 from hexengine.knowledge.connections import EDGE_START  # noqa: E402
 from hexengine.solver import Solver, VCKnowledge  # noqa: E402
@@ -146,8 +146,7 @@ class Frame:
 
         def dist(x: int) -> int:
             (c, r) = self.geo.coords(x)
-            return min(max(abs(c - sc), abs(r - sr), abs(c - sc + r - sr))
-                       for sc, sr in map(self.geo.coords, stones))
+            return min(hex_distance(c - sc, r - sr) for sc, sr in map(self.geo.coords, stones))
         return sorted(self.geo.iter_bits(carrier), key=lambda x: (-dist(x), -self.geo.coords(x)[1]))
 
     def ladder_orders(self, carrier: int, helper: int) -> list[list[int]]:

@@ -13,7 +13,7 @@ import pytest
 from hexengine import opening
 from hexengine.board import Board
 from hexengine.evaluation import network
-from hexengine.geometry import geometry
+from hexengine.geometry import geometry, hex_distance
 
 POSITIONS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "scripts", "positions")
 
@@ -94,8 +94,7 @@ def test_a_swap_game_opens_near_even_away_from_the_centre(make_engine, size):
     geo = geometry(size, size)
     col, row = geo.coords(geo.parse(first))
     centre = (size - 1) // 2
-    dc, dr = col - centre, row - centre
-    assert max(abs(dc), abs(dr), abs(dc + dr)) >= 3, first
+    assert hex_distance(col - centre, row - centre) >= 3, first
     assert abs(opening.opening_value(geo, geo.parse(first)) - 0.5) < 0.1
     assert first not in (geo.name(geo.index(0, 0)), geo.name(geo.index(size - 1, size - 1)))
 

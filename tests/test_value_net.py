@@ -11,7 +11,7 @@ import pytest
 
 from hexengine.board import Board
 from hexengine.evaluation import network, planes
-from hexengine.geometry import geometry
+from hexengine.geometry import geometry, hex_distance
 from hexengine.learning.cases import board_of
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "value_positions.json")
@@ -139,19 +139,14 @@ def test_engine_searches_with_the_network(engine, setting):
     assert elapsed < 1.5
 
 
-def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    dc, dr = a[0] - b[0], a[1] - b[1]
-    return max(abs(dc), abs(dr), abs(dc + dr))
-
-
 @pytest.mark.parametrize("size,within", [(9, 2), (11, 2), (13, 3)])
 def test_first_move_without_swap_is_central(engine, size, within):
     engine.ok(f"boardsize {size}")
     move = engine.ok("genmove b")
     geo = geometry(size, size)
     c, r = geo.coords(Board(size).parse_move(move))
-    centre = ((size - 1) // 2, (size - 1) // 2)
-    assert hex_distance((c, r), centre) <= within, move
+    centre = (size - 1) // 2
+    assert hex_distance(c - centre, r - centre) <= within, move
 
 
 def transposed(board: Board) -> Board:
