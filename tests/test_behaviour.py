@@ -91,6 +91,9 @@ def solve_openings(client: HtpClient, names: Optional[list[str]] = None) -> list
 
 def _client() -> HtpClient:
     client = HtpClient(timeout=600)
+    # the compiled kernels change what a node knows (dominated cells): wait for them, so
+    # that the pinned figures do not depend on which test runs first
+    client.ok("hexengine-ready 120")
     client.ok("param_hexengine max_time 86400")
     client.ok("param_hexengine solver_time 600")
     return client
