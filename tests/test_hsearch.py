@@ -68,11 +68,34 @@ def test_compiled_build_equals_python_build(limits):
 def test_a_workspace_too_small_grows_and_gives_the_same_result():
     rng = random.Random(3)
     geo, stones = random_stones(rng, 9, 24)
-    key = (geo.width, geo.height, vc.DEFAULT_LIMITS)
+    key = (geo.width, geo.height, vc.DEFAULT_LIMITS), 0  # black's workspace
     hsearch._WORKSPACES[key] = hsearch.Workspace(geo, vc.DEFAULT_LIMITS, slots=4, events=8)
     ws = hsearch.run(geo, stones, 0, vc.DEFAULT_LIMITS)
     assert ws.slots > 4 and ws.events > 8
     assert snapshot(vc.build(geo, stones, 0)) == snapshot(python_build(geo, stones, 0))
+
+
+def test_a_build_survives_the_other_colours_build():
+    """Each colour builds in a workspace of its own: the solver and the search read one
+    side's connections after building the other's, and a shared workspace would make that
+    read build the first side again from scratch."""
+    rng = random.Random(5)
+    geo, stones = random_stones(rng, 11, 40)
+    limits = vc.SOLVER_LIMITS
+    black = vc.build(geo, stones, 0, limits)
+    white = vc.build(geo, stones, 1, limits)
+    runs = []
+    real_run = hsearch.run
+    hsearch.run = lambda *args, **kwargs: runs.append(args) or real_run(*args, **kwargs)
+    try:
+        black_edges, white_edges = black.edge_semis(), white.edge_semis()
+        black_pairs = black.full_pairs()
+    finally:
+        hsearch.run = real_run
+    assert runs == []
+    assert black_edges == vc.build(geo, stones, 0, limits).edge_semis()
+    assert white_edges == vc.build(geo, stones, 1, limits).edge_semis()
+    assert sorted(black_pairs) == sorted(python_build(geo, stones, 0, limits).full_pairs())
 
 
 def test_a_fresh_workspace_holds_a_build_at_once():

@@ -1,6 +1,7 @@
 """The DFPN solver: every small opening against an independent exhaustive search, the
 published 5×5 result, proof sets, time limits and the stop flag, the player's use, and the
 ``dfpn-*`` protocol commands (bad input, interruption)."""
+import dataclasses
 import functools
 import random
 import re
@@ -75,6 +76,17 @@ def checked_solves(solver, geo, wins, rng, count, stones):
         yield board, colour, result
 
 
+def _knowledge(name):
+    """A knowledge by name, or ``mover``: the default's with the mover's decompositions
+    (``VCKnowledge(mover=True)``)."""
+    if name != "mover":
+        return knowledge_by_name(name)
+    if not HAVE_VC:
+        pytest.skip("needs hexengine.knowledge (vc, inferior)")
+    from hexengine.solver import VCKnowledge
+    return VCKnowledge(mover=True)
+
+
 def connected(geo, stones, colour):
     st, gl = geo.edges[colour]
     return bool(geo.flood(stones[colour] & st, stones[colour]) & gl)
@@ -85,7 +97,7 @@ def connected(geo, stones, colour):
 def test_every_opening_matches_exhaustive_search(size, knowledge):
     geo = geometry(size, size)
     wins = exhaustive(geo)
-    solver = Solver(knowledge_by_name(knowledge))
+    solver = Solver(_knowledge(knowledge))
     for cell in geo.cells:
         for colour in (BLACK, WHITE):
             stones = [0, 0]
@@ -114,14 +126,14 @@ def test_4x4_winning_openings_and_find_winning():
         assert (cell in moves) == (not wins(1 << cell, 0, WHITE))
 
 
-@pytest.mark.parametrize("knowledge", ["simple", "auto"])
+@pytest.mark.parametrize("knowledge", ["simple", "auto", "mover"])
 def test_proof_sets_hold_whatever_fills_the_other_cells(knowledge):
     """A proof set S: the winner still wins when the empty cells outside S are filled with
     anything (same stones, same side to move).  Checked by exhaustive search."""
     rng = random.Random(7)
     geo = geometry(4, 4)
     wins = exhaustive(geo)
-    solver = Solver(knowledge_by_name(knowledge))
+    solver = Solver(_knowledge(knowledge))
     checked = 0
     for board, colour, result in checked_solves(solver, geo, wins, rng, 40, (2, 7)):
         outside = [c for c in geo.iter_bits(board.empty & ~result.proof)]
@@ -221,11 +233,14 @@ def test_5x5_black_wins_with_exactly_13_openings():
 
 
 @pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
-def test_own_semi_connections_as_wins_at_sight_keep_results_and_proofs():
+@pytest.mark.parametrize("option", ["own_semis", "mover"])
+def test_own_semi_connections_as_wins_at_sight_keep_results_and_proofs(option):
     """``VCKnowledge(own_semis=True)``: a mover holding an edge-to-edge semi connection wins
-    at its key.  Winners and proof sets against exhaustive search on random 4x4 positions,
-    and the 13 black 5x5 openings; some positions are decided that way."""
+    at its key; ``mover=True`` also fills the mover's decompositions first.  Winners and
+    proof sets against exhaustive search on random 4x4 positions, and the 13 black 5x5
+    openings; some positions are decided that way."""
     from hexengine.solver import VCKnowledge
+    options = {option: True}
     rng = random.Random(11)
     geo = geometry(4, 4)
     wins = exhaustive(geo)
@@ -233,7 +248,7 @@ def test_own_semi_connections_as_wins_at_sight_keep_results_and_proofs():
     for _ in range(40):
         board = random_position(4, rng, rng.randint(2, 7))
         colour = rng.randint(0, 1)
-        known = VCKnowledge(own_semis=True)
+        known = VCKnowledge(**options)
         status, proof, best, _, _ = known.expand(geo, list(board.stones), colour)
         result = Solver(known).solve(geo, list(board.stones), colour)
         assert result.solved
@@ -250,10 +265,27 @@ def test_own_semi_connections_as_wins_at_sight_keep_results_and_proofs():
                     not wins(other[0], other[1], 1 - colour)
     assert at_sight >= 3
     geo5 = geometry(5, 5)
-    solver = Solver(VCKnowledge(own_semis=True))
+    solver = Solver(VCKnowledge(**options))
     black = [geo5.name(c) for c in geo5.cells
              if solver.solve(geo5, [1 << c, 0], WHITE, seconds=60).winner == BLACK]
     assert black == "e1 b2 c2 d2 e2 b3 c3 d3 a4 b4 c4 d4 a5".split()
+
+
+@pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
+def test_the_movers_decompositions_prove_an_11x11_position_the_default_does_not():
+    """Position 45 of the 11x11 set: Wolve fills the top region for black after j3 by a
+    decomposition that needs black's connections *through the edge*; with the mover's
+    decompositions and the edge band (a larger work cap) the solver proves it in about a
+    hundred nodes, where the default leaves it unproved in 10 s (docs/solver.md)."""
+    from hexengine.knowledge import vc
+    from hexengine.solver import VCKnowledge
+    p, geo, stones = _game_position(45)
+    limits = dataclasses.replace(vc.SOLVER_LIMITS, stop_at_win=True, edge_band=True,
+                                 work=3_000_000)
+    result = Solver(VCKnowledge(limits=limits, mover=True)).solve(geo, stones, p.to_move,
+                                                                 seconds=30)
+    assert result.winner == p.expect == BLACK, p.text
+    assert result.nodes < 1000
 
 
 @pytest.mark.parametrize("cell,black_wins", [("c3", True), ("a1", False), ("e1", True),

@@ -1254,10 +1254,11 @@ def _inputs(geo: Geometry, stones, colour: int, limits) -> tuple:
                                                       start, goal)
 
 
-def _until_it_fits(geo: Geometry, limits, ws: Workspace, shared: bool, w: int, rows: tuple,
-                   call: Callable[[Workspace], bool]) -> Workspace:
+def _until_it_fits(geo: Geometry, limits, ws: Workspace, shared: Optional[int], w: int,
+                   rows: tuple, call: Callable[[Workspace], bool]) -> Workspace:
     """Run ``call`` on ``ws`` with the position's rows laid in, in a workspace twice as
-    large each time it overflows (kept as the board's ``shared`` one)."""
+    large each time it overflows (kept as the board's one for colour ``shared``, unless
+    None)."""
     while True:
         C = ws.C
         t = int(ws.S[C_T]) + R_OWN
@@ -1267,17 +1268,20 @@ def _until_it_fits(geo: Geometry, limits, ws: Workspace, shared: bool, w: int, r
         if call(ws):
             return ws
         ws = ws.grown(geo)
-        if shared:
-            _WORKSPACES[_key(geo, limits)] = ws
+        if shared is not None:
+            _WORKSPACES[_key(geo, limits), shared] = ws
 
 
-def _shared(geo: Geometry, limits, avoid: Optional[Workspace] = None) -> Workspace:
-    """The board's workspace for these limits, reused by every build that brings none
-    (a new one in place of ``avoid``)."""
-    key = _key(geo, limits)
+def _shared(geo: Geometry, limits, colour: int, avoid: Optional[Workspace] = None
+            ) -> Workspace:
+    """The board's workspace for these limits and this colour, reused by every build of
+    that colour that brings none (a new one in place of ``avoid``).  One per colour, so
+    that a node's build for one side survives the other side's build (the solver reads
+    both)."""
+    key = _key(geo, limits), colour
     ws = _WORKSPACES.get(key)
     if ws is None or ws is avoid:
-        if len(_WORKSPACES) >= 8:
+        if len(_WORKSPACES) >= 16:
             _WORKSPACES.clear()
         ws = _WORKSPACES[key] = Workspace(geo, limits)
     return ws
@@ -1286,14 +1290,15 @@ def _shared(geo: Geometry, limits, avoid: Optional[Workspace] = None) -> Workspa
 def run(geo: Geometry, stones, colour: int, limits,
         workspace: Optional[Workspace] = None) -> Workspace:
     """The compiled build for ``colour``; the workspace holding its result stays valid until
-    the next build on this board size with these limits.  With ``workspace`` (one made for
+    the next build for that colour on this board size with these limits.  With ``workspace`` (one made for
     this board and these limits) the build goes there instead and stays until the caller
     builds there again; the workspace returned may be a larger one that replaces it."""
     w, tabs, rows = _inputs(geo, stones, colour, limits)
-    ws = workspace or _shared(geo, limits)
+    ws = workspace or _shared(geo, limits, colour)
     ws.owner = None  # the result it held is overwritten
-    return _until_it_fits(geo, limits, ws, workspace is None, w, rows, lambda ws: kernel(
-        ws.C, ws.I, ws.S, *tabs, ws.group_of, ws.is_group))
+    return _until_it_fits(
+        geo, limits, ws, colour if workspace is None else None, w, rows,
+        lambda ws: kernel(ws.C, ws.I, ws.S, *tabs, ws.group_of, ws.is_group))
 
 
 def run_from(geo: Geometry, stones, colour: int, limits, before: Workspace, added: int,
@@ -1304,13 +1309,14 @@ def run_from(geo: Geometry, stones, colour: int, limits, before: Workspace, adde
     the soft limits let in before."""
     w, tabs, rows = _inputs(geo, stones, colour, limits)
     ws = workspace if workspace is not None and workspace is not before else (
-        _shared(geo, limits, before) if workspace is None else Workspace(geo, limits))
+        _shared(geo, limits, colour, before) if workspace is None else Workspace(geo, limits))
     ws.owner = None
     delta = np.zeros((3, w), np.uint64)
     for r, bits in enumerate((added, taken)):
         for i in range(w):
             delta[r, i] = (bits >> (_WORD * i)) & _MASK64
-    return _until_it_fits(geo, limits, ws, workspace is None, w, rows, lambda ws: extension(
+    return _until_it_fits(
+        geo, limits, ws, colour if workspace is None else None, w, rows, lambda ws: extension(
         ws.C, ws.I, ws.S, before.C, before.I, before.S, delta, *tabs, ws.group_of,
         ws.is_group))
 

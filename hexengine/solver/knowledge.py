@@ -166,7 +166,10 @@ class VCKnowledge(SimpleKnowledge):
     connection wins at its key), and the prunable cells: vulnerable ones and, with
     ``dominated``, the cells another candidate's fill-in would fill (by default once the
     compiled fill-in has loaded: one fill-in per candidate at every node cuts the nodes by
-    a fifth to a third, and costs more than it saves in Python).
+    a fifth to a third, and costs more than it saves in Python).  With ``mover``, the
+    mover's decompositions are filled too and its build read as ``own_semis`` reads it:
+    on 11x11 that decides far more nodes at sight, at twice a node's cost and more, which
+    the smaller trees do not repay (docs/solver.md), so it is off by default.
 
     Proof sets stay exact: fill-in, dead and vulnerable cells are decided by the six
     neighbours of a cell (an edge-row cell by its ring and two stones, ``edge_reads``; a
@@ -178,9 +181,10 @@ class VCKnowledge(SimpleKnowledge):
 
     def __init__(self, own_semis: bool = False, fill: bool = True, prune: bool = True,
                  limits=None, order: str = "auto", dominated: Optional[bool] = None,
-                 decompose: bool = True, corners: bool = True) -> None:
+                 decompose: bool = True, corners: bool = True, mover: bool = False) -> None:
         self.dominated = dominated
         self.decompose = decompose
+        self.mover = mover
         self.corners = corners
         self.order = order
         self._auto_order = "centre"  # what "auto" means in this solve (``focus``)
@@ -220,16 +224,18 @@ class VCKnowledge(SimpleKnowledge):
         filled = list(stones)
         support = 0
         sup = [0, 0]
-        theirs = None
+        theirs = mine = None
         if self.fill:
             filled, inf = self.inferior.fill_in(geo, list(stones))
             edge = inf.edge
             if self.corners:
                 filled, edge = self._corner_pockets(geo, filled, edge)
             if self.decompose and self.vc is not None:
-                filled, conns, more = self.decompositions(geo, filled, (1 - colour,),
+                sides = (1 - colour, colour) if self.mover else (1 - colour,)
+                filled, conns, more = self.decompositions(geo, filled, sides,
                                                           self.limits, build=self.builds.build)
                 theirs = conns.get(1 - colour)
+                mine = conns.get(colour)
                 edge = (edge[0] | more.edge[0], edge[1] | more.edge[1])
             added = (filled[0] | filled[1]) & empty
             if added:
@@ -254,14 +260,15 @@ class VCKnowledge(SimpleKnowledge):
         if self.vc is None:
             return self._pruned(geo, stones, filled, colour, sight, fempty, just, support,
                                 empty)
-        if theirs is None:
+        if theirs is None and (mine is None or mine.edge_full() is None):
             theirs = self.builds.build(geo, filled, 1 - colour, self.limits)
-        carrier = theirs.edge_full()
+        carrier = None if theirs is None else theirs.edge_full()
         if carrier is not None:
             m = (carrier & fempty) or fempty
             return LOSS, (carrier & empty) | support, (m & -m).bit_length() - 1, None, 0
-        if self.own_semis:
-            mine = self.builds.build(geo, filled, colour, self.limits)
+        if self.own_semis or mine is not None:
+            if mine is None:
+                mine = self.builds.build(geo, filled, colour, self.limits)
             carrier = mine.edge_full()
             if carrier is not None:  # a full connection: every move wins, take one inside
                 m = (carrier & fempty) or fempty
