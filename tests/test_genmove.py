@@ -176,6 +176,8 @@ def test_the_root_keeps_wolves_fifteen_moves_from_9x9_and_every_move_below(
     searches them all; ``root_moves 0`` searches every move on 9x9 and 11x11 too."""
     setup(engine, size, [("b", opening)])
     engine.ok("param_hexengine max_depth 1")
+    # depth 1 ends the search; the budget only has to let a loaded machine finish it
+    engine.ok("param_hexengine max_time 10")
     engine.ok("genmove w")
     engine.ok("undo")
     scored = len(engine.ok("hexengine-scores").split()) // 2
