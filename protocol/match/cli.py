@@ -157,8 +157,19 @@ class Progress:
             sys.stderr.flush()
 
 
-def _terminate(signum, frame) -> None:
-    raise KeyboardInterrupt
+class _Terminate:
+    """SIGTERM's handler: stop as on Ctrl-C.  It also notes the signal and sets the match's
+    stop flag, since the KeyboardInterrupt it raises may land in a finaliser (a Dask
+    future's ``__del__``), where Python only prints it and the match would play on."""
+
+    def __init__(self, stop) -> None:
+        self.stop = stop
+        self.signalled = False
+
+    def __call__(self, signum, frame) -> None:
+        self.signalled = True
+        self.stop.set()
+        raise KeyboardInterrupt
 
 
 def engines_of(engine_specs: Sequence[str], init_specs: Sequence[str]
@@ -342,7 +353,8 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
         click.echo(f"resuming {out_dir}: {progress.start_done} games already played", err=True)
     interrupted = False
     failure = None
-    signal.signal(signal.SIGTERM, _terminate)  # kill / a CI timeout: stop as on Ctrl-C
+    terminate = _Terminate(match.stop)
+    signal.signal(signal.SIGTERM, terminate)  # kill / a CI timeout: stop as on Ctrl-C
     try:
         unjudged = len(match.unjudged())
         if unjudged:  # said even with --quiet: results.jsonl is rewritten
@@ -352,6 +364,8 @@ def main(engine_specs: tuple[str, ...], init_specs: tuple[str, ...], size: str,
             write_reports(out_dir, info, match.store.all(),
                           sprt_state(config, match.store.all()))
         results = match.run()
+        if terminate.signalled:  # (its KeyboardInterrupt was swallowed: see _Terminate)
+            raise KeyboardInterrupt
     except KeyboardInterrupt:
         interrupted = True
         results = match.store.all()
