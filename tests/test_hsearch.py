@@ -75,7 +75,7 @@ def test_a_workspace_too_small_grows_and_gives_the_same_result():
     assert snapshot(vc.build(geo, stones, 0)) == snapshot(python_build(geo, stones, 0))
 
 
-def test_a_build_survives_the_other_colours_build():
+def test_a_build_survives_the_other_colours_build(monkeypatch):
     """Each colour builds in a workspace of its own: the solver and the search read one
     side's connections after building the other's, and a shared workspace would make that
     read build the first side again from scratch."""
@@ -86,12 +86,11 @@ def test_a_build_survives_the_other_colours_build():
     white = vc.build(geo, stones, 1, limits)
     runs = []
     real_run = hsearch.run
-    hsearch.run = lambda *args, **kwargs: runs.append(args) or real_run(*args, **kwargs)
-    try:
+    with monkeypatch.context() as patch:
+        patch.setattr(hsearch, "run", lambda *args, **kwargs: runs.append(args)
+                      or real_run(*args, **kwargs))
         black_edges, white_edges = black.edge_semis(), white.edge_semis()
         black_pairs = black.full_pairs()
-    finally:
-        hsearch.run = real_run
     assert runs == []
     assert black_edges == vc.build(geo, stones, 0, limits).edge_semis()
     assert white_edges == vc.build(geo, stones, 1, limits).edge_semis()

@@ -1290,9 +1290,10 @@ def _shared(geo: Geometry, limits, colour: int, avoid: Optional[Workspace] = Non
 def run(geo: Geometry, stones, colour: int, limits,
         workspace: Optional[Workspace] = None) -> Workspace:
     """The compiled build for ``colour``; the workspace holding its result stays valid until
-    the next build for that colour on this board size with these limits.  With ``workspace`` (one made for
-    this board and these limits) the build goes there instead and stays until the caller
-    builds there again; the workspace returned may be a larger one that replaces it."""
+    the next build for that colour on this board size with these limits.  With
+    ``workspace`` (one made for this board and these limits) the build goes there instead
+    and stays until the caller builds there again; the workspace returned may be a larger
+    one that replaces it."""
     w, tabs, rows = _inputs(geo, stones, colour, limits)
     ws = workspace or _shared(geo, limits, colour)
     ws.owner = None  # the result it held is overwritten
