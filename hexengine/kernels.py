@@ -74,6 +74,7 @@ class _Kernel:
     name: str
     compile: Callable[[Compilers], None]  # replaces the module's functions by compiled ones
     urgent: bool
+    late: bool  # loaded after every kernel that is not
     ready: Ready = field(default_factory=Ready)
     warm_ups: list[Callable[[], object]] = field(default_factory=list)
     tried: threading.Event = field(default_factory=threading.Event)  # load attempted
@@ -91,12 +92,14 @@ STOP_POLL = 0.02  # seconds between looks at a waiter's stop flag
 COMPILE_TIMEOUT = 600.0  # seconds a compiling child may take before it is given up
 
 
-def register(name: str, compile: Callable[[Compilers], None], urgent: bool = False) -> Ready:
+def register(name: str, compile: Callable[[Compilers], None], urgent: bool = False,
+             late: bool = False) -> Ready:
     """Register the kernel ``name``: once loading starts, ``compile`` replaces its module's
     functions by compiled ones, then its warm-ups run; the returned ``Ready`` is set when all
-    of that worked.  ``urgent`` kernels load before the others.  Registered after ``start``,
-    it is loaded too."""
-    kernel = _Kernel(name, compile, urgent)
+    of that worked.  ``urgent`` kernels load before the others, ``late`` ones (faster
+    variants of a kernel already loaded) after them.  Registered after ``start``, it is
+    loaded too."""
+    kernel = _Kernel(name, compile, urgent, late)
     with _lock:
         _kernels[name] = kernel
         if _started:
@@ -168,11 +171,12 @@ def _spawn() -> None:
 
 def _next() -> Optional[_Kernel]:
     """The next kernel to load: preferred ones first, then urgent ones, then in the order
-    they registered."""
+    they registered, the late ones last."""
     waiting = [k for k in _kernels.values() if not k.taken]
     preferred = [k for k in waiting if k.preferred]
     urgent = [k for k in waiting if k.urgent]
-    return (preferred or urgent or waiting or [None])[0]
+    timely = [k for k in waiting if not k.late]
+    return (preferred or urgent or timely or waiting or [None])[0]
 
 
 _compilers: Optional[Compilers] = None
