@@ -6,7 +6,10 @@ registered.  Today four do: the resistance circuit (``evaluation.circuit``), the
 (``knowledge.hsearch``), the circuit on its graph (``evaluation.vc_graph``) and fill-in
 (``knowledge.fillin_kernel``); importing ``hexengine.evaluation`` registers the first
 three, ``hexengine.knowledge.inferior`` (imported by the search and the solver) the
-fourth, and the player imports both before it calls ``start``.  A kernel's users may add a
+fourth, and the player imports both before it calls ``start``.  The H-search also
+registers a faster copy of itself for each width of carrier row up to 13x13
+(``hsearch1`` to ``hsearch3``), late: they load after the rest, and until each has, the
+build runs on the copy for any width.  A kernel's users may add a
 warm-up (``warm_up``): a first call that compiles it in the loading thread rather than at
 its first use, and that must succeed before the kernel is ready (``resistance`` warms up
 ``circuit`` with its own tables, ``inferior`` warms up ``fillin`` with its patterns).

@@ -8,6 +8,7 @@ runs are comparable across commits:
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import random
@@ -142,6 +143,17 @@ def vc_table(sizes: list[int], count: int) -> None:
     print()
 
 
+def _builds_ms(boards: list, limits, context=contextlib.nullcontext) -> float:
+    """ms per compiled build of both colours of each of ``boards`` under ``limits``, one
+    pass, inside ``context()``."""
+    with context():
+        start = time.perf_counter()
+        for board in boards:
+            for colour in (0, 1):
+                vc.build(board.geo, board.stones, colour, limits).edge_full()
+        return (time.perf_counter() - start) * 1e3 / (2 * len(boards))
+
+
 def templates_table(sizes: list[int], count: int, trials: int) -> None:
     """Markdown rows: ms per compiled build under the solver's limits (both colours of each
     position, summed over the positions) without and with the derived stone templates,
@@ -159,14 +171,39 @@ def templates_table(sizes: list[int], count: int, trials: int) -> None:
         best = {without: float("inf"), vc.SOLVER_LIMITS: float("inf")}
         for _ in range(trials):
             for limits in best:
-                start = time.perf_counter()
-                for board in boards:
-                    for colour in (0, 1):
-                        vc.build(board.geo, board.stones, colour, limits).edge_full()
-                best[limits] = min(best[limits], (time.perf_counter() - start) * 1e3
-                                   / (2 * len(boards)))
+                best[limits] = min(best[limits], _builds_ms(boards, limits))
         a, b = best[without], best[vc.SOLVER_LIMITS]
         print(f"| {size}x{size} | {count} | {a:.3f} | {b:.3f} | {b / a:.2f} |")
+    print()
+
+
+def widths_table(sizes: list[int], count: int, trials: int) -> None:
+    """Markdown rows: ms per compiled build under the solver's limits (both colours of each
+    position) on the H-search kernel for any width of carrier row and on the one compiled
+    for the board's width, timed in turns, the best of ``trials`` each; and whether the
+    two built the same connections."""
+    from hexengine.knowledge import hsearch
+
+    print("ms per build, the solver's limits, 25 % of the cells filled:\n")
+    print("| size | positions | words a row | any width | the board's width | speed-up "
+          "| same builds |")
+    print("|---|---|---|---|---|---|---|")
+    for size in sizes:
+        boards = positions(size, count, fill=0.25)
+        contexts = {"any": hsearch.any_width, "own": contextlib.nullcontext}
+        best = dict.fromkeys(contexts, float("inf"))
+        for _ in range(trials):
+            for name, context in contexts.items():
+                best[name] = min(best[name], _builds_ms(boards, vc.SOLVER_LIMITS, context))
+        built = {}
+        for name, context in contexts.items():
+            with context():
+                built[name] = [sorted(vc.build(b.geo, b.stones, c, vc.SOLVER_LIMITS)
+                                      .fulls.items()) for b in boards for c in (0, 1)]
+        words = (boards[0].geo.max_index + 63) // 64
+        a, b = best["any"], best["own"]
+        print(f"| {size}x{size} | {count} | {words} | {a:.3f} | {b:.3f} | {a / b:.2f}x "
+              f"| {'yes' if built['any'] == built['own'] else 'NO'} |")
     print()
 
 
@@ -242,6 +279,9 @@ def _settings_text(s: Settings) -> str:
               help="Only the inferior-cell tables (fill-in and pruning, compiled and Python).")
 @click.option("--templates", "templates_only", is_flag=True,
               help="Only the cost of the derived stone templates in the solver's builds.")
+@click.option("--widths", "widths_only", is_flag=True,
+              help="Only the H-search kernel for any width of carrier row against the one "
+                   "compiled for the board's width.")
 @click.option("--default-search", "default_seconds", type=float, default=None,
               help="Only the default search's depth and nodes/s with this many seconds "
                    "per position.")
@@ -251,7 +291,7 @@ def _settings_text(s: Settings) -> str:
               help="A setting of param_hexengine for --default-search and --default-depth "
                    "(repeatable).")
 def main(size_list: list[int], count: int, repeat: int, depth: int, width: int, trials: int,
-         vc_only: bool, inferior_only: bool, templates_only: bool,
+         vc_only: bool, inferior_only: bool, templates_only: bool, widths_only: bool,
          default_seconds: float | None, default_depth: int | None,
          sets: tuple[str, ...]) -> None:
     """Print Markdown tables of evaluation cost and search speed."""
@@ -265,6 +305,9 @@ def main(size_list: list[int], count: int, repeat: int, depth: int, width: int, 
         return
     if templates_only:
         templates_table(size_list, count, trials)
+        return
+    if widths_only:
+        widths_table(size_list, count, trials)
         return
     if default_seconds is not None:
         default_table(size_list, count, default_seconds, settings)

@@ -69,36 +69,39 @@ def _workspace_snapshot(ws):
     return [(ws.pair(k), ws.fulls(k), ws.semis(k)) for k in ws.used_slots()], ws.complete
 
 
+def _fresh_and_extended(geo, stones, colour, limits):
+    """Snapshots of a fresh build and of one extended from it by an own stone."""
+    ws = hsearch.run(geo, stones, colour, limits, hsearch.Workspace(geo, limits))
+    empty = [c for c in geo.cells if not ((stones[0] | stones[1]) >> c) & 1]
+    added = 1 << empty[0] if empty else 0
+    after = list(stones)
+    after[colour] |= added
+    before = hsearch.unpack_build(hsearch.pack_build(ws), geo, limits)
+    grown = hsearch.run_from(geo, after, colour, limits, before, added, 0,
+                             hsearch.Workspace(geo, limits))
+    return _workspace_snapshot(ws), _workspace_snapshot(grown)
+
+
 @pytest.mark.parametrize("size", [3, 5, 7, 8, 9, 10, 11, 12, 13])
 def test_each_widths_kernel_builds_what_the_any_width_kernel_builds(size):
     """The kernel compiled for one width of carrier rows (its loops over words unrolled)
     and the one that reads the width from the array derive the same connections, fresh and
-    extended from an earlier build, and builds on the width's boards use it once loaded."""
+    extended from an earlier build; builds on the width's boards use the first once it
+    has loaded."""
     kernels.start(wait=True)
     geo = geometry(size, size)
-    words = (geo.max_index + 63) // 64
-    family = hsearch._FAMILIES[words]
-    assert hsearch._calls(geo) is family
+    assert hsearch._calls(geo) is hsearch._FAMILIES[(geo.max_index + 63) // 64]
+    with hsearch.any_width():
+        assert hsearch._calls(geo) is hsearch._GENERIC
     rng = random.Random(size)
     for limits in (vc.DEFAULT_LIMITS, vc.SOLVER_LIMITS,
                    dataclasses.replace(vc.SOLVER_LIMITS, edge_band=True)):
         for _ in range(6):
             _, stones = random_stones(rng, size)
             colour = rng.randrange(2)
-            built = {}
-            for name, calls in (("any", hsearch._GENERIC), ("width", family)):
-                ws = hsearch._run(geo, stones, colour, limits, hsearch.Workspace(geo, limits),
-                                  calls)
-                fresh = _workspace_snapshot(ws)
-                empty = [c for c in geo.cells if not ((stones[0] | stones[1]) >> c) & 1]
-                added = 1 << empty[0] if empty else 0
-                after = list(stones)
-                after[colour] |= added
-                before = hsearch._unpack(hsearch._pack(ws, calls), geo, limits, None, calls)
-                grown = hsearch._run_from(geo, after, colour, limits, before, added, 0,
-                                          hsearch.Workspace(geo, limits), calls)
-                built[name] = fresh, _workspace_snapshot(grown)
-            assert built["width"] == built["any"]
+            own = _fresh_and_extended(geo, stones, colour, limits)
+            with hsearch.any_width():
+                assert _fresh_and_extended(geo, stones, colour, limits) == own
 
 
 def test_a_workspace_too_small_grows_and_gives_the_same_result():

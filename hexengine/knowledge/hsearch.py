@@ -1518,7 +1518,7 @@ def _calls_for(words: int) -> dict:
     width once it has loaded (and warmed up), else the one for any width (compiled, or
     until then the Python functions)."""
     family = _FAMILIES.get(words)
-    if family is not None and _FAMILY_READY[words]():
+    if family is not None and _FAMILY_READY[words]() and _widths_apart():
         return family
     return _GENERIC
 
@@ -1564,6 +1564,9 @@ def _register_families() -> None:
 
 _register_families()
 python_only = ready.off  # within the block vc.build runs the Python closure (hsearch_python)
+_widths_apart = kernels.Ready()
+_widths_apart.set()
+any_width = _widths_apart.off  # within the block builds run on the kernel for any width
 
 
 class CompiledConnections(Connections):
