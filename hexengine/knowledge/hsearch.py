@@ -1533,6 +1533,8 @@ def _warm_up() -> None:
 
 
 def _warm_up_with(geo: Geometry, calls: dict) -> None:
+    """A fresh build, its packing and unpacking, a build extended from it and its wires,
+    each through ``calls``: every entry point compiled (or loaded) once."""
     c = geo.cells
     before = _run(geo, [1 << c[0], 1 << c[4]], 0, DEFAULT_LIMITS, Workspace(geo, DEFAULT_LIMITS),
                   calls)
@@ -1553,13 +1555,16 @@ kernels.warm_up("hsearch", _warm_up)
 _FAMILY_READY: dict[int, kernels.Ready] = {}
 
 
+def _warm_up_family(words: int) -> None:
+    _warm_up_with(geometry(*_FAMILY_BOARDS[words]), _FAMILIES[words])
+
+
 def _register_families() -> None:
     """Each width's kernel loads after every other kernel (the engine needs those first)."""
-    for words, size in _FAMILY_BOARDS.items():
+    for words in _FAMILY_BOARDS:
         name = f"hsearch{words}"
         _FAMILY_READY[words] = kernels.register(name, _compile_for(words), late=True)
-        kernels.warm_up(name, functools.partial(
-            lambda size, words: _warm_up_with(geometry(*size), _FAMILIES[words]), size, words))
+        kernels.warm_up(name, functools.partial(_warm_up_family, words))
 
 
 _register_families()
