@@ -90,9 +90,10 @@ def test_each_widths_kernel_builds_what_the_any_width_kernel_builds(size):
     has loaded."""
     kernels.start(wait=True)
     geo = geometry(size, size)
-    assert hsearch._calls(geo) is hsearch._FAMILIES[(geo.max_index + 63) // 64]
+    words = hsearch.Workspace(geo, vc.DEFAULT_LIMITS).C.shape[1]
+    assert hsearch._calls_for(words) is hsearch._FAMILIES[words]
     with hsearch.any_width():
-        assert hsearch._calls(geo) is hsearch._GENERIC
+        assert hsearch._calls_for(words) is hsearch._GENERIC
     rng = random.Random(size)
     for limits in (vc.DEFAULT_LIMITS, vc.SOLVER_LIMITS,
                    dataclasses.replace(vc.SOLVER_LIMITS, edge_band=True)):

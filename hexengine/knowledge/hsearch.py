@@ -1301,15 +1301,15 @@ def run(geo: Geometry, stones, colour: int, limits,
     ``workspace`` (one made for this board and these limits) the build goes there instead
     and stays until the caller builds there again; the workspace returned may be a larger
     one that replaces it."""
-    return _run(geo, stones, colour, limits, workspace, _calls(geo))
+    return _run(geo, stones, colour, limits, workspace)
 
 
 def _run(geo: Geometry, stones, colour: int, limits, workspace: Optional[Workspace],
-         calls: dict) -> Workspace:
+         calls: Optional[dict] = None) -> Workspace:
     w, tabs, rows = _inputs(geo, stones, colour, limits)
     ws = workspace or _shared(geo, limits, colour)
     ws.owner = None  # the result it held is overwritten
-    build_here = calls["kernel"]
+    build_here = (calls or _calls_for(w))["kernel"]
     return _until_it_fits(
         geo, limits, ws, colour if workspace is None else None, w, rows,
         lambda ws: build_here(ws.C, ws.I, ws.S, *tabs, ws.group_of, ws.is_group))
@@ -1321,12 +1321,12 @@ def run_from(geo: Geometry, stones, colour: int, limits, before: Workspace, adde
     position with the own stones ``added`` and the opponent's ``taken`` not yet played
     (``extend``).  Sound as a fresh build is, and cheaper, but not the same: it keeps what
     the soft limits let in before."""
-    return _run_from(geo, stones, colour, limits, before, added, taken, workspace,
-                     _calls(geo))
+    return _run_from(geo, stones, colour, limits, before, added, taken, workspace)
 
 
 def _run_from(geo: Geometry, stones, colour: int, limits, before: Workspace, added: int,
-              taken: int, workspace: Optional[Workspace], calls: dict) -> Workspace:
+              taken: int, workspace: Optional[Workspace], calls: Optional[dict] = None
+              ) -> Workspace:
     w, tabs, rows = _inputs(geo, stones, colour, limits)
     ws = workspace if workspace is not None and workspace is not before else (
         _shared(geo, limits, colour, before) if workspace is None else Workspace(geo, limits))
@@ -1335,7 +1335,7 @@ def _run_from(geo: Geometry, stones, colour: int, limits, before: Workspace, add
     for r, bits in enumerate((added, taken)):
         for i in range(w):
             delta[r, i] = (bits >> (_WORD * i)) & _MASK64
-    extend_here = calls["extension"]
+    extend_here = (calls or _calls_for(w))["extension"]
     return _until_it_fits(
         geo, limits, ws, colour if workspace is None else None, w, rows, lambda ws: extend_here(
         ws.C, ws.I, ws.S, before.C, before.I, before.S, delta, *tabs, ws.group_of,
@@ -1355,10 +1355,11 @@ class Packed(NamedTuple):
 
 def pack_build(ws: Workspace) -> Packed:
     """The build in ``ws``, packed: a tenth or less of a workspace's memory."""
-    return _pack(ws, _calls_for(ws.C.shape[1]))
+    return _pack(ws)
 
 
-def _pack(ws: Workspace, calls: dict) -> Packed:
+def _pack(ws: Workspace, calls: Optional[dict] = None) -> Packed:
+    calls = calls or _calls_for(ws.C.shape[1])
     n = int(ws.S[ST_SLOTS])
     rows = calls["_packed_size"](ws.I, ws.S)
     out_c = np.empty((rows, ws.C.shape[1]), np.uint64)
@@ -1371,19 +1372,17 @@ def unpack_build(packed: Packed, geo: Geometry, limits, into: Optional[Workspace
                  ) -> Workspace:
     """``packed`` laid in ``into`` (a workspace for this board and limits, or a new or
     larger one, returned), ready to be ``run_from``'s ``before``."""
-    return _unpack(packed, geo, limits, into, _calls(geo))
+    return _unpack(packed, geo, limits, into)
 
 
 def _unpack(packed: Packed, geo: Geometry, limits, into: Optional[Workspace],
-            calls: dict) -> Workspace:
+            calls: Optional[dict] = None) -> Workspace:
     ws = into
     if ws is None or ws.slots < packed.slots:
         ws = Workspace(geo, limits, slots=max(packed.slots, ws.slots if ws else 0))
     ws.owner = None
-    calls["_transfer"](ws.C, ws.I, ws.S, packed.rows, packed.ints, packed.slots, False)
+    (calls or _calls_for(ws.C.shape[1]))["_transfer"](ws.C, ws.I, ws.S, packed.rows, packed.ints, packed.slots, False)
     return ws
-
-
 
 
 def wires(geo: Geometry, stones, pos, per_pair: int, limits=None,
@@ -1401,7 +1400,8 @@ def wires(geo: Geometry, stones, pos, per_pair: int, limits=None,
     n = 0
     for colour in (0, 1):
         ws = run(geo, stones, colour, lim)
-        n = _calls(geo)["_links"](ws.C, ws.I, ws.S, ws.is_group, pos, colour, per_pair, out, n)
+        n = _calls_for(ws.C.shape[1])["_links"](ws.C, ws.I, ws.S, ws.is_group, pos, colour,
+                                                per_pair, out, n)
         if n < 0:  # more wires than rows: twice the rows, and again
             _WIRES[geo.max_index] = np.zeros((2 * out.shape[0], 3), np.int64)
             return wires(geo, stones, pos, per_pair, limits, edges, threats)
@@ -1514,17 +1514,13 @@ def _compile_for(words: int) -> Callable[[kernels.Compilers], None]:
 
 
 def _calls_for(words: int) -> dict:
-    """The entry points for carrier rows of ``words`` words: the kernel compiled for that
-    width once it has loaded (and warmed up), else the one for any width (compiled, or
-    until then the Python functions)."""
+    """The entry points for carrier rows of ``words`` words (a workspace's width): the
+    kernel compiled for that width once it has loaded (and warmed up), else the one for any
+    width (compiled, or until then the Python functions)."""
     family = _FAMILIES.get(words)
     if family is not None and _FAMILY_READY[words]() and _widths_apart():
         return family
     return _GENERIC
-
-
-def _calls(geo: Geometry) -> dict:
-    return _calls_for((geo.max_index + _WORD - 1) // _WORD)
 
 
 def _warm_up() -> None:
