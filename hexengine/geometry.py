@@ -167,13 +167,13 @@ class Geometry:
             bits ^= low
 
 
-@functools.lru_cache(maxsize=64)
 def hex_distance(dc: float, dr: float) -> float:
     """The fewest steps between two cells (col, row) that lie (``dc``, ``dr``) apart: a cell
     touches (±1, 0), (0, ±1), (+1, −1) and (−1, +1)."""
     return max(abs(dc), abs(dr), abs(dc + dr))
 
 
+@functools.lru_cache(maxsize=64)
 def geometry(width: int, height: int) -> Geometry:
     """The shared, cached Geometry for a board size."""
     return Geometry(width, height)

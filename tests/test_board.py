@@ -21,6 +21,14 @@ def test_new_board_black_to_move():
     assert board.empty == board.geo.mask and board.move_number() == 0
 
 
+def test_boards_of_one_size_share_one_geometry():
+    # every table cached per geometry (templates, the H-search's, the fill-in's) is made
+    # once per board size, not once per game
+    assert Board(9).geo is Board(9).geo
+    assert Board(9).geo is not Board(11).geo
+    assert Board(9, 7).geo is Board(9, 7).geo
+
+
 def test_play_alternates_and_accepts_out_of_turn():
     board = Board(5)
     board.play(cell(board, "c3"))
