@@ -200,7 +200,7 @@ def widths_table(sizes: list[int], count: int, trials: int) -> None:
             with context():
                 built[name] = [sorted(vc.build(b.geo, b.stones, c, vc.SOLVER_LIMITS)
                                       .fulls.items()) for b in boards for c in (0, 1)]
-        words = (boards[0].geo.max_index + 63) // 64
+        words = hsearch.layout(boards[0].geo).words
         a, b = best["any"], best["own"]
         print(f"| {size}x{size} | {count} | {words} | {a:.3f} | {b:.3f} | {a / b:.2f}x "
               f"| {'yes' if built['any'] == built['own'] else 'NO'} |")

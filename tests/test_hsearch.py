@@ -65,6 +65,24 @@ def test_compiled_build_equals_python_build(limits):
         assert snapshot(compiled) == snapshot(python_build(geo, stones, colour, limits))
 
 
+def test_the_kernels_cells_leave_out_the_padding_where_that_saves_a_word():
+    # 8x8 carriers fit one word and 11x11 two without the padding column; elsewhere the
+    # kernel keeps the engine's cell bits.  Bitboards and cells go there and back unchanged.
+    rng = random.Random(5)
+    for size, compact, words in ((7, False, 1), (8, True, 1), (9, False, 2), (11, True, 2),
+                                 (13, False, 3)):
+        geo = geometry(size, size)
+        lay = hsearch.layout(geo)
+        assert (lay.compact, lay.words) == (compact, words)
+        assert hsearch.Workspace(geo, vc.DEFAULT_LIMITS).C.shape[1] == words
+        masks = [rng.getrandbits(geo.max_index) & geo.mask for _ in range(20)]
+        assert [lay.from_kernel(lay.to_kernel(m)) for m in masks] == masks
+        assert all(lay.to_kernel(m) < 1 << lay.cells for m in masks)
+        assert [lay.cell_of[lay.kernel_of[c]] for c in geo.cells] == list(geo.cells)
+        assert (lay.rows(masks) == hsearch._rows([lay.to_kernel(m) for m in masks],
+                                                 words)).all()
+
+
 def _workspace_snapshot(ws):
     return [(ws.pair(k), ws.fulls(k), ws.semis(k)) for k in ws.used_slots()], ws.complete
 

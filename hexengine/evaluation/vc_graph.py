@@ -282,10 +282,10 @@ def _resistances(geo: Geometry, stones: list, limits, flows: bool = False,
         if ws is None:
             ws = hsearch.run(geo, stones, c, limits)
         edges[c], threats[c] = hsearch.edge_state(ws, True, taken)
-        ex = _NO_CELLS[ws.C.shape[1]] if not taken else hsearch.words(taken, ws.C.shape[1])
+        ex = _NO_CELLS[ws.C.shape[1]] if not taken else ws.row(taken)
         r[c] = float(_kernel(ws.C, ws.I, ws.S, ws.is_group, G, idx, rep, flow, flows,
                              DIVISION, ex, bool(taken)))
-    return r, edges, threats, flow
+    return r, edges, threats, hsearch.layout(geo).by_cell(flow) if flows else flow
 
 
 def _bytes(ws) -> int:
@@ -440,7 +440,7 @@ def build_currents(geo: Geometry, builds: list) -> np.ndarray:
         ws = conns.workspace()
         _kernel(ws.C, ws.I, ws.S, ws.is_group, G, idx, rep, flow, True, DIVISION,
                 _NO_CELLS[ws.C.shape[1]], False)
-    return flow.copy()
+    return hsearch.layout(geo).by_cell(flow).copy()
 
 
 def rank_moves(geo: Geometry, stones: list, held: Optional[Held] = None, ply: int = 0,

@@ -5,9 +5,11 @@ connections, a queue of full carriers by size, AND through each partner, OR over
 semi) under the same ``Limits``, so it derives exactly the same connections; a test keeps the
 two equal on random positions.  Only the representation differs:
 
-- a carrier is a row of ``W`` 64-bit words (the engine's padded cell bits, little end first);
-- nodes are numbered 0 … max_index − 1 for cells (a group by its lowest cell) and
-  max_index, max_index + 1 for the colour's start and goal edge;
+- a carrier is a row of ``W`` 64-bit words, little end first, of the kernel's cell bits
+  (``Layout``: the engine's padded cell bits, or, where that saves a word, as on 8x8 and
+  11x11, the cells row by row without the padding column);
+- nodes are numbered 0 … n − 1 for the kernel's n cells (a group by its lowest cell) and
+  n, n + 1 for the colour's start and goal edge;
 - each node pair that has connections owns a *slot*: up to ``max_fulls`` full and
   ``max_semis`` semi carriers, sorted by size, with each semi's key;
 - the queue is a binary heap of events ordered by (carrier size, event number), as
@@ -1085,6 +1087,76 @@ def to_int(row) -> int:
     return out
 
 
+class Layout:
+    """How the kernel numbers a board's cells.  The engine's padded layout (``Geometry``)
+    spends a bit a row on padding; where leaving it out saves a word of every carrier row
+    (8x8: 64 bits, not 72; 11x11: 121, not 132), the kernel's cells are the board's cells
+    row by row, in the engine's order, so that every build is the same up to the names.
+    Bitboards and cells cross here both ways (``to_kernel``, ``from_kernel``, ``cell``,
+    ``kernel_cell``); elsewhere the layout is the identity."""
+
+    def __init__(self, geo: Geometry) -> None:
+        padded = geo.max_index
+        tight = geo.width * geo.height
+        self.compact = (tight + _WORD - 1) // _WORD < (padded + _WORD - 1) // _WORD
+        self.cells = tight if self.compact else padded  # the kernel's cell nodes
+        self.words = (self.cells + _WORD - 1) // _WORD
+        cells = list(geo.cells) if self.compact else list(range(padded))
+        self.cell_of: list[int] = cells  # kernel cell -> engine cell
+        self.cells_array = np.array(cells, np.int64)
+        inverse = [-1] * padded
+        for k, c in enumerate(cells):
+            inverse[c] = k
+        self.kernel_of: list[int] = inverse  # engine cell -> kernel cell (−1: padding)
+        self.engine_nodes = padded + 2
+        row = (1 << geo.width) - 1
+        self._rows = tuple((r * geo.stride, r * geo.width, row) for r in range(geo.height))
+
+    def to_kernel(self, bits: int) -> int:
+        """An engine bitboard in the kernel's cell bits."""
+        if not self.compact:
+            return bits
+        out = 0
+        for padded, tight, row in self._rows:
+            out |= ((bits >> padded) & row) << tight
+        return out
+
+    def from_kernel(self, bits: int) -> int:
+        """A bitboard of the kernel's cell bits as the engine's."""
+        if not self.compact or not bits:
+            return bits
+        out = 0
+        for padded, tight, row in self._rows:
+            out |= ((bits >> tight) & row) << padded
+        return out
+
+    def rows(self, masks: list[int]) -> np.ndarray:
+        """Engine bitboards as carrier rows in the kernel's cell bits (``to_kernel`` for
+        many at once)."""
+        if not self.compact:
+            return _rows(masks, self.words)
+        wide = _rows(masks, (self.engine_nodes - 2 + _WORD - 1) // _WORD)
+        bits = np.unpackbits(wide.view(np.uint8), axis=1, bitorder="little")
+        tight = np.zeros((len(masks), self.words * _WORD), np.uint8)
+        tight[:, :self.cells] = bits[:, self.cells_array]
+        return np.packbits(tight, axis=1, bitorder="little").view(np.uint64).reshape(
+            len(masks), self.words).astype(np.uint64)
+
+    def by_cell(self, values: np.ndarray) -> np.ndarray:
+        """Values by kernel node (cells, then the two edges) as values by engine cell."""
+        if not self.compact:
+            return values
+        out = np.zeros(self.engine_nodes, values.dtype)
+        out[self.cells_array] = values[:self.cells]
+        return out
+
+
+@functools.lru_cache(maxsize=16)
+def layout(geo: Geometry) -> Layout:
+    """The kernel's layout of this board's cells."""
+    return Layout(geo)
+
+
 # a build's node pairs: 20 to 24 a node from 9x9 to 24x24, whatever the limits
 SLOTS_PER_NODE = 28
 _NEEDED: dict = {}  # (board size, limits) -> the (slots, events) a build there has grown to
@@ -1106,9 +1178,10 @@ class Workspace:
     of the events, and the scratch rows."""
 
     def __init__(self, geo: Geometry, limits, slots: int = 0, events: int = 0) -> None:
-        mi = geo.max_index
+        self.layout = lay = layout(geo)
+        mi = lay.cells
         nn = mi + 2
-        w = (mi + _WORD - 1) // _WORD
+        w = lay.words
         self.mi = mi
         self.limits = limits
         # sized for a build on this board at once (a workspace too small costs a whole
@@ -1159,11 +1232,21 @@ class Workspace:
         return bool(self.S[ST_COMPLETE])
 
     def node_id(self, x: int) -> int:
-        """A kernel node number as ``connections`` names nodes (edges −1 and −2)."""
-        return x if x < self.mi else self.mi - 1 - x
+        """A kernel node number as ``connections`` names nodes (cells as the engine numbers
+        them, edges −1 and −2)."""
+        return self.layout.cell_of[x] if x < self.mi else self.mi - 1 - x
 
     def kernel_node(self, x: int) -> int:
-        return x if x >= 0 else self.mi - 1 - x
+        return self.layout.kernel_of[x] if x >= 0 else self.mi - 1 - x
+
+    def group(self, cell: int) -> int:
+        """The node of the own group on the engine's ``cell`` (−1 when none stands there)."""
+        g = int(self.group_of[self.layout.kernel_of[cell]])
+        return self.layout.cell_of[g] if g >= 0 else -1
+
+    def row(self, bits: int) -> np.ndarray:
+        """An engine bitboard as a carrier row of this workspace (``full_avoiding``'s ``ex``)."""
+        return words(self.layout.to_kernel(bits), self.C.shape[1])
 
     def pair_slot(self, a: int, b: int) -> int:
         """The slot of the pair of node ids (a, b); −1 when it has no connection."""
@@ -1180,7 +1263,8 @@ class Workspace:
             return []
         S = self.S
         base = S[C_FC] + k * S[N_FB]
-        return [to_int(self.C[base + i]) for i in range(self.I[S[I_FLEN] + k])]
+        engine = self.layout.from_kernel
+        return [engine(to_int(self.C[base + i])) for i in range(self.I[S[I_FLEN] + k])]
 
     def semis(self, k: int) -> list[tuple[int, int]]:
         """(key cell, carrier) of the semi connections of slot ``k``, smallest first."""
@@ -1188,7 +1272,9 @@ class Workspace:
             return []
         S = self.S
         base = k * S[N_SB]
-        return [(int(self.I[S[I_SK] + base + i]), to_int(self.C[S[C_SC] + base + i]))
+        lay = self.layout
+        return [(lay.cell_of[self.I[S[I_SK] + base + i]],
+                 lay.from_kernel(to_int(self.C[S[C_SC] + base + i])))
                 for i in range(self.I[S[I_SLEN] + k])]
 
     def used_slots(self) -> range:
@@ -1198,20 +1284,22 @@ class Workspace:
 @functools.lru_cache(maxsize=16)
 def tables(geo: Geometry):
     """Neighbours, bridges and per-colour edge rows and templates in the kernel's layout."""
-    mi = geo.max_index
-    w = (mi + _WORD - 1) // _WORD
-    nbr = np.full((mi, 6), -1, np.int64)
+    lay = layout(geo)
+    w = lay.words
+    kc = lay.kernel_of
+    nbr = np.full((lay.cells, 6), -1, np.int64)
     for c in geo.cells:
         for j, z in enumerate(sorted(geo.neighbours[c])):
-            nbr[c, j] = z
+            nbr[kc[c], j] = kc[z]
     bridges, per_edge = templates.tables(geo)
-    br_x = np.array([x for x, _, _ in bridges], np.int64)
-    br_y = np.array([y for _, y, _ in bridges], np.int64)
-    br_c = np.array([words(c, w) for _, _, c in bridges], np.uint64).reshape(len(bridges), w)
+    br_x = np.array([kc[x] for x, _, _ in bridges], np.int64)
+    br_y = np.array([kc[y] for _, y, _ in bridges], np.int64)
+    br_c = lay.rows([c for _, _, c in bridges])
     per_colour = []
     for colour in (0, 1):
         start, goal = geo.edges[colour]
-        per_colour.append((start, goal, _template_arrays(_instances(per_edge, start, goal), w)))
+        per_colour.append((lay.to_kernel(start), lay.to_kernel(goal),
+                           _template_arrays(_instances(per_edge, start, goal), lay)))
     return w, nbr, br_x, br_y, br_c, tuple(per_colour)
 
 
@@ -1222,7 +1310,7 @@ def stone_tables(geo: Geometry, colour: int):
     start, goal = geo.edges[colour]
     inst = (_instances(templates.tables(geo)[1], start, goal)
             + _instances(templates.stone_templates(geo), start, goal))
-    return _template_arrays(inst, tables(geo)[0])
+    return _template_arrays(inst, layout(geo))
 
 
 def _instances(per_edge: dict, start: int, goal: int) -> list:
@@ -1232,13 +1320,16 @@ def _instances(per_edge: dict, start: int, goal: int) -> list:
             for e, edge in enumerate((start, goal)) for t in per_edge[edge]]
 
 
-def _template_arrays(inst: list, w: int) -> tuple:
-    """Instances (anchor, edge 0/1, carrier, helpers) as the kernel's arrays: anchors, edges,
-    carrier words, helper words, and the lowest helper cell (-1 for none)."""
-    return (np.array([t[0] for t in inst], np.int64),
+def _template_arrays(inst: list, lay: Layout) -> tuple:
+    """Instances (anchor, edge 0/1, carrier, helpers) as the kernel's arrays (in its
+    ``lay``-out): anchors, edges, carrier words, helper words, and the lowest helper cell
+    (-1 for none)."""
+    kc = lay.kernel_of
+    return (np.array([kc[t[0]] for t in inst], np.int64),
             np.array([t[1] for t in inst], np.int64),
-            _rows([t[2] for t in inst], w), _rows([t[3] for t in inst], w),
-            np.array([(t[3] & -t[3]).bit_length() - 1 for t in inst], np.int64))
+            lay.rows([t[2] for t in inst]), lay.rows([t[3] for t in inst]),
+            np.array([kc[(t[3] & -t[3]).bit_length() - 1] if t[3] else -1 for t in inst],
+                     np.int64))
 
 
 def _rows(masks: list[int], w: int) -> np.ndarray:
@@ -1257,7 +1348,9 @@ def _inputs(geo: Geometry, stones, colour: int, limits) -> tuple:
     start, goal, single = per_colour[colour]
     tps = stone_tables(geo, colour) if limits.stone_templates else single
     own, opp = stones[colour], stones[1 - colour]
-    return w, (nbr, br_x, br_y, br_c) + tuple(tps), (own, opp, geo.mask & ~(own | opp),
+    kernel = layout(geo).to_kernel
+    return w, (nbr, br_x, br_y, br_c) + tuple(tps), (kernel(own), kernel(opp),
+                                                      kernel(geo.mask & ~(own | opp)),
                                                       start, goal)
 
 
@@ -1332,7 +1425,8 @@ def _run_from(geo: Geometry, stones, colour: int, limits, before: Workspace, add
         _shared(geo, limits, colour, before) if workspace is None else Workspace(geo, limits))
     ws.owner = None
     delta = np.zeros((3, w), np.uint64)
-    for r, bits in enumerate((added, taken)):
+    kernel = layout(geo).to_kernel
+    for r, bits in enumerate((kernel(added), kernel(taken))):
         for i in range(w):
             delta[r, i] = (bits >> (_WORD * i)) & _MASK64
     extend_here = (calls or _calls_for(w))["extension"]
@@ -1398,6 +1492,9 @@ def wires(geo: Geometry, stones, pos, per_pair: int, limits=None,
     if out is None:
         out = _WIRES[geo.max_index] = np.zeros((4 * geo.max_index, 3), np.int64)
     n = 0
+    lay = layout(geo)
+    if lay.compact:
+        pos = pos[lay.cells_array]  # by kernel cell
     for colour in (0, 1):
         ws = run(geo, stones, colour, lim)
         n = _calls_for(ws.C.shape[1])["_links"](ws.C, ws.I, ws.S, ws.is_group, pos, colour,
@@ -1435,7 +1532,8 @@ def edge_state(ws: Workspace, threat: bool = True, exclude: int = 0) -> tuple[in
     if state != 1 or not threat:
         return state, -1
     first = S[C_SC] + k * S[N_SB]
-    return state, to_int(np.bitwise_and.reduce(ws.C[first:first + I[S[I_SLEN] + k]], axis=0))
+    return state, ws.layout.from_kernel(
+        to_int(np.bitwise_and.reduce(ws.C[first:first + I[S[I_SLEN] + k]], axis=0)))
 
 
 _WIRES: dict[int, np.ndarray] = {}
@@ -1543,7 +1641,7 @@ def _warm_up_with(geo: Geometry, calls: dict) -> None:
 
 
 # the widths compiled apart, each with the smallest board that has it (up to 13x13)
-_FAMILY_BOARDS = {1: (3, 3), 2: (8, 8), 3: (11, 11)}
+_FAMILY_BOARDS = {1: (3, 3), 2: (9, 9), 3: (12, 12)}
 _FAMILIES: dict[int, dict] = {}
 _GENERIC: dict = dict(_ENTRIES)  # replaced by the compiled functions when numba has loaded them
 ready = kernels.register("hsearch", _compile)  # ready(): callable without compiling
@@ -1605,8 +1703,7 @@ class CompiledConnections(Connections):
     def node(self, cell: int) -> int:
         if cell < 0:
             return cell
-        g = int(self.workspace().group_of[cell]) if self.stones[self.colour] >> cell & 1 \
-            else -1
+        g = self.workspace().group(cell) if self.stones[self.colour] >> cell & 1 else -1
         return g if g >= 0 else cell
 
     def _pair(self, a: int, b: int) -> tuple["Workspace", int]:
@@ -1680,7 +1777,7 @@ class CompiledConnections(Connections):
         groups: dict[int, int] = {}
         group_of: dict[int, int] = {}
         for cell in self.geo.iter_bits(self.stones[self.colour]):
-            g = int(ws.group_of[cell])
+            g = ws.group(cell)
             group_of[cell] = g
             groups[g] = groups.get(g, 0) | 1 << cell
         return fulls, semis, keys, adj, groups, group_of
