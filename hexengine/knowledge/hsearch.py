@@ -1092,8 +1092,8 @@ class Layout:
     spends a bit a row on padding; where leaving it out saves a word of every carrier row
     (8x8: 64 bits, not 72; 11x11: 121, not 132), the kernel's cells are the board's cells
     row by row, in the engine's order, so that every build is the same up to the names.
-    Bitboards and cells cross here both ways (``to_kernel``, ``from_kernel``, ``cell``,
-    ``kernel_cell``); elsewhere the layout is the identity."""
+    Bitboards and cells cross here both ways (``to_kernel``, ``from_kernel``, ``rows``,
+    ``cell_of``, ``kernel_of``); elsewhere the layout is the identity."""
 
     def __init__(self, geo: Geometry) -> None:
         padded = geo.max_index
@@ -1101,6 +1101,7 @@ class Layout:
         self.compact = (tight + _WORD - 1) // _WORD < (padded + _WORD - 1) // _WORD
         self.cells = tight if self.compact else padded  # the kernel's cell nodes
         self.words = (self.cells + _WORD - 1) // _WORD
+        self._padded_words = (padded + _WORD - 1) // _WORD
         cells = list(geo.cells) if self.compact else list(range(padded))
         self.cell_of: list[int] = cells  # kernel cell -> engine cell
         self.cells_array = np.array(cells, np.int64)
@@ -1135,12 +1136,12 @@ class Layout:
         many at once)."""
         if not self.compact:
             return _rows(masks, self.words)
-        wide = _rows(masks, (self.engine_nodes - 2 + _WORD - 1) // _WORD)
+        wide = _rows(masks, self._padded_words)
         bits = np.unpackbits(wide.view(np.uint8), axis=1, bitorder="little")
         tight = np.zeros((len(masks), self.words * _WORD), np.uint8)
         tight[:, :self.cells] = bits[:, self.cells_array]
         return np.packbits(tight, axis=1, bitorder="little").view(np.uint64).reshape(
-            len(masks), self.words).astype(np.uint64)
+            len(masks), self.words)
 
     def by_cell(self, values: np.ndarray) -> np.ndarray:
         """Values by kernel node (cells, then the two edges) as values by engine cell."""
@@ -1475,7 +1476,8 @@ def _unpack(packed: Packed, geo: Geometry, limits, into: Optional[Workspace],
     if ws is None or ws.slots < packed.slots:
         ws = Workspace(geo, limits, slots=max(packed.slots, ws.slots if ws else 0))
     ws.owner = None
-    (calls or _calls_for(ws.C.shape[1]))["_transfer"](ws.C, ws.I, ws.S, packed.rows, packed.ints, packed.slots, False)
+    transfer = (calls or _calls_for(ws.C.shape[1]))["_transfer"]
+    transfer(ws.C, ws.I, ws.S, packed.rows, packed.ints, packed.slots, False)
     return ws
 
 
