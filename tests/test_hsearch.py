@@ -48,12 +48,15 @@ LIMITS = [
     vc.Limits(stone_templates=True),
     vc.Limits(edge_band=True, max_fulls=6, max_semis=12, work=20_000),
     dataclasses.replace(vc.SOLVER_LIMITS, edge_band=True),
+    dataclasses.replace(vc.SOLVER_LIMITS, edge_band=True, captured_or=True),
+    vc.Limits(captured_or=True, max_fulls=6, max_semis=12, work=20_000),
 ]
 
 
 @pytest.mark.parametrize("limits", LIMITS, ids=["default", "tight", "no-templates", "no-or",
                                                 "empty-pairs", "stone-templates", "edge-band",
-                                                "solver-band"])
+                                                "solver-band", "solver-band-captured",
+                                                "captured"])
 def test_compiled_build_equals_python_build(limits):
     rng = random.Random(hash(limits) & 0xFFFF)
     for _ in range(60):
@@ -286,8 +289,9 @@ def _extended(rng, geo, stones, colour, limits, plies):
 
 
 @pytest.mark.parametrize("limits", [vc.WIDE_LIMITS, dataclasses.replace(
-    vc.WIDE_LIMITS, edge_band=True), dataclasses.replace(vc.SOLVER_LIMITS, edge_band=True)],
-    ids=["wide", "band", "solver-band"])
+    vc.WIDE_LIMITS, edge_band=True), dataclasses.replace(vc.SOLVER_LIMITS, edge_band=True),
+    dataclasses.replace(vc.SOLVER_LIMITS, edge_band=True, captured_or=True)],
+    ids=["wide", "band", "solver-band", "solver-band-captured"])
 def test_a_build_extended_from_an_earlier_one_is_sound(limits):
     """Every carrier of a build made from the build of a position some moves earlier
     (``hsearch.run_from``) is replayed against exhaustive play."""
@@ -300,7 +304,7 @@ def test_a_build_extended_from_an_earlier_one_is_sound(limits):
         after, ws = _extended(rng, geo, stones, colour, limits, rng.choice([1, 2, 3, 4]))
         conns = hsearch.CompiledConnections(geo, after, colour, limits, ws)
         checked += check_all_fulls(geo, after, colour, conns, max_cells=9,
-                                   through_edges=limits.edge_band)
+                                   through_edges=limits.edge_band or limits.captured_or)
     assert checked > 100
 
 

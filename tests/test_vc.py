@@ -394,10 +394,12 @@ def test_mustplay_of_a_bridge_chain_with_one_gap():
 
 
 BAND_LIMITS = dataclasses.replace(vc.SOLVER_LIMITS, edge_band=True)
+CAPTURED_LIMITS = dataclasses.replace(BAND_LIMITS, captured_or=True)
 
 
 @pytest.mark.parametrize("limits", [vc.DEFAULT_LIMITS, vc.WIDE_LIMITS, vc.SOLVER_LIMITS,
-                                    BAND_LIMITS], ids=["default", "wide", "solver", "band"])
+                                    BAND_LIMITS, CAPTURED_LIMITS],
+                         ids=["default", "wide", "solver", "band", "captured-or"])
 def test_found_carriers_are_real_on_a_crowded_board(limits):
     rng = random.Random(7)
     geo = geometry(6, 6)
@@ -407,7 +409,7 @@ def test_found_carriers_are_real_on_a_crowded_board(limits):
         for colour in (BLACK, WHITE):
             conns = vc.build(geo, stones, colour, limits)
             checked += check_all_fulls(geo, stones, colour, conns, max_cells=9,
-                                       through_edges=limits.edge_band)
+                                       through_edges=limits.edge_band or limits.captured_or)
     assert checked > 100
 
 

@@ -42,6 +42,9 @@ class Limits:
     refresh_lost: bool = False  # a build extended from an earlier one (``hsearch.run_from``)
     # queues again every carrier of a pair that lost one its AND or OR combined, as Benzene's
     # incremental build does: those that move up were never combined (docs/solver.md)
+    captured_or: bool = False  # an OR whose semis share only cells their ends capture once
+    # played (an empty second-row cell's two edge cells), and a semi inside them, make a
+    # full connection with those cells (Benzene's captured sets; docs/connections.md)
 
 
 DEFAULT_LIMITS = Limits()

@@ -63,12 +63,13 @@ _MASK64 = (1 << 64) - 1
  L_EMPTY_PAIRS,
  N_NODES, N_CELLS, N_SLOTS, N_EVENTS, N_FB, N_SB,
  I_SLOT, I_PLIST, I_PLEN, I_PA, I_PB, I_FN, I_FLEN, I_SK, I_SN, I_SLEN, I_EVA, I_EVB, I_EVN,
- I_HEAP, I_STACK, I_ORSTACK, C_FC, C_SC, C_EV, C_T, L_REFRESH_LOST, S_SIZE) = range(45)
-# (L_EDGE_BAND sits in a slot the layout had free and L_REFRESH_LOST after the rest, so that
+ I_HEAP, I_STACK, I_ORSTACK, C_FC, C_SC, C_EV, C_T, L_REFRESH_LOST, L_CAPTURED_OR,
+ S_SIZE) = range(46)
+# (L_EDGE_BAND sits in a slot the layout had free and the later ones after the rest, so that
 # no other index moved: kernels that inline these accessors may be loaded from numba's disk
 # cache compiled against them)
 # rows of the scratch block of C (from S[C_T])
-(R_INTER, R_UNION, R_I2, R_U2, R_ZERO, R_TPL, R_ENDBIT, R_MIDBIT, R_CAR, R_NEW, R_GNB, R_OWN,
+(R_INTER, R_UNION, R_ORCAP, R_U2, R_ZERO, R_TPL, R_ENDBIT, R_MIDBIT, R_CAR, R_NEW, R_GNB, R_OWN,
  R_OPP, R_EMPTY, R_START, R_GOAL, R_CAPT) = range(17)
 R_OTH = 17  # then or_candidates rows of the OR's partners, or_candidates + 1 suffix rows,
 # and two stacks of STACK rows: intersections, unions
@@ -314,17 +315,37 @@ def _put_semi(C, I, S, a, b, ci, key):
     return k
 
 
-def _add_semi(C, I, S, a, b, ci, key):
+def _add_semi(C, I, S, nbr, a, b, ci, key):
     """hsearch_python._Builder.add_semi (carrier C[ci], key ``key``), then the OR over the
-    pair."""
+    pair; with ``captured_or``, a semi within the cells its ends capture is full."""
     k = _put_semi(C, I, S, a, b, ci, key)
-    if k >= 0 and I[S[I_SLEN] + k] >= 2:
-        _do_or(C, I, S, a, b, k, ci)
+    if k < 0:
+        return
+    w = _words(C)
+    t = S[C_T]
+    capr = t + R_ORCAP
+    cap = False
+    if S[L_CAPTURED_OR]:  # the row R_ORCAP: what the two ends capture once played
+        for x in range(w):
+            C[capr, x] = U0
+        _captures(C, S, nbr, t, a, capr)
+        _captures(C, S, nbr, t, b, capr)
+        for x in range(w):
+            if C[capr, x]:
+                cap = True
+    if I[S[I_SLEN] + k] >= 2:
+        _do_or(C, I, S, a, b, k, ci, cap)
+    if cap and _subset(C, ci, capr):
+        u2 = t + R_U2
+        for x in range(w):
+            C[u2, x] = C[ci, x] | C[capr, x]
+        _add_full(C, I, S, a, b, u2)
 
 
-def _do_or(C, I, S, a, b, k, ci):
+def _do_or(C, I, S, a, b, k, ci, cap):
     """hsearch_python._Builder.do_or: the new semi C[ci] with up to max_ors − 1 others of
-    pair k."""
+    pair k; with ``cap``, an intersection within the row R_ORCAP (what the ends capture)
+    counts as empty, those cells joining the carrier."""
     w = _words(C)
     t = S[C_T]
     cand = S[L_CANDIDATES]
@@ -348,8 +369,13 @@ def _do_or(C, I, S, a, b, k, ci):
     for j in range(m - 1, -1, -1):
         for x in range(w):
             C[suf + j, x] = C[suf + j + 1, x] & C[oth + j, x]
-    if _overlap(C, ci, suf):
-        return
+    capr = t + R_ORCAP
+    for x in range(w):
+        v = C[ci, x] & C[suf, x]
+        if cap:
+            v &= ~C[capr, x]
+        if v:
+            return
     max_depth = S[L_ORS] - 1
     frows = S[C_FC] + k * S[N_FB]
     flen = S[I_FLEN]
@@ -373,11 +399,16 @@ def _do_or(C, I, S, a, b, k, ci):
             # one pass of loads, nothing stored: most steps end here
             same = True
             empty = True
+            touched = False  # (the intersection holds captured cells)
             meets = False  # the intersection meets every semi after j's
             for x in range(w):
                 v = C[inter, x] & C[oth + j, x]
                 if v != C[inter, x]:
                     same = False
+                if cap:
+                    if v:
+                        touched = True
+                    v &= ~C[capr, x]
                 if v:
                     empty = False
                     if v & C[suf + j + 1, x]:
@@ -389,6 +420,9 @@ def _do_or(C, I, S, a, b, k, ci):
             for x in range(w):
                 C[u2, x] = C[union, x] | C[oth + j, x]
             if empty:  # _insert refuses a carrier that holds a kept full
+                if touched:
+                    for x in range(w):
+                        C[u2, x] |= C[capr, x]
                 _add_full(C, I, S, a, b, u2)
                 continue
             covered = False
@@ -738,7 +772,7 @@ def _closure(C, I, S, nbr, is_group):
                     if mid_own:
                         _add_full(C, I, S, end, z, new)
                     else:
-                        _add_semi(C, I, S, end, z, new, mid)
+                        _add_semi(C, I, S, nbr, end, z, new, mid)
                     if S[ST_OVERFLOW]:
                         return False
     return S[ST_OVERFLOW] == 0
@@ -754,7 +788,7 @@ def extend(C, I, S, Cp, Ip, Sp, delta, nbr, br_x, br_y, br_c, tp_anchor, tp_edge
     for the closure (``_carry``), then the base connections, of which only the new ones
     are queued.  Returns False when the workspace overflowed."""
     _groups(C, I, S, nbr, group_of, is_group)
-    _carry(C, I, S, Cp, Ip, Sp, delta, group_of)
+    _carry(C, I, S, Cp, Ip, Sp, delta, nbr, group_of)
     return _based_closure(C, I, S, nbr, br_x, br_y, br_c, tp_anchor, tp_edge, tp_c, tp_s,
                           tp_k, group_of, is_group)
 
@@ -794,7 +828,7 @@ def _lost_within(Cp, rows, n, delta):
     return False
 
 
-def _carry(C, I, S, Cp, Ip, Sp, delta, group_of):
+def _carry(C, I, S, Cp, Ip, Sp, delta, nbr, group_of):
     """Lay the earlier build's connections (Cp, Ip, Sp) in the workspace: those through an
     opponent's new stone (``delta`` row 1) dropped, the new own stones (row 0) taken out
     of the rest, a semi whose key is one of them made full.  A connection whose carrier
@@ -887,7 +921,7 @@ def _carry(C, I, S, Cp, Ip, Sp, delta, group_of):
             if (delta[0, key >> 6] >> np.uint64(key & 63)) & U1:
                 _add_full(C, I, S, a, b, new)
             else:
-                _add_semi(C, I, S, a, b, new, key)
+                _add_semi(C, I, S, nbr, a, b, new, key)
         if S[ST_OVERFLOW]:
             return
 
@@ -1201,6 +1235,7 @@ class Workspace:
                                         int(limits.empty_pairs))
         S[L_EDGE_BAND] = int(limits.edge_band)
         S[L_REFRESH_LOST] = int(limits.refresh_lost)
+        S[L_CAPTURED_OR] = int(limits.captured_or)
         S[N_NODES], S[N_CELLS], S[N_SLOTS], S[N_EVENTS], S[N_FB], S[N_SB] = (
             nn, mi, s, e, fb, sb)
         at = 0

@@ -72,6 +72,8 @@ class _Builder:
         self.budget = limits.work
         self.deadline = deadline  # time.monotonic() at which the build stops where it is
         self.won = False
+        # with captured_or: each empty second-row cell's captured edge cells (``_captured``)
+        self.or_captured: dict[int, int] = {}
 
     def out_of_time(self) -> bool:
         """Past the deadline: the build is marked incomplete (what it holds stays sound)."""
@@ -150,11 +152,15 @@ class _Builder:
             i -= 1
         sl.insert(i, carrier)
         keys.insert(i, key)
+        cap = self.or_captured.get(a, 0) | self.or_captured.get(b, 0)
         if len(sl) > 1:
-            self.do_or(a, b, carrier, sl, fl)
+            self.do_or(a, b, carrier, sl, fl, cap)
+        if cap and not carrier & ~cap:  # a semi inside what its ends capture is full
+            self.add_full(a, b, carrier | cap)
 
-    def do_or(self, a: int, b: int, new: int, sl: list[int], fl) -> None:
-        """Combine the new semi with up to max_ors - 1 others of its pair."""
+    def do_or(self, a: int, b: int, new: int, sl: list[int], fl, cap: int = 0) -> None:
+        """Combine the new semi with up to max_ors - 1 others of its pair; an intersection
+        inside ``cap`` (what the ends capture) counts as empty, ``cap`` joining the carrier."""
         others = [s for s in sl if s != new][: self.lim.or_candidates]
         if not others:
             return
@@ -165,7 +171,7 @@ class _Builder:
         for j in range(m - 1, -1, -1):
             acc &= others[j]
             suffix[j] = acc
-        if new & suffix[0]:
+        if new & suffix[0] & ~cap:
             return  # some cell lies in every carrier: no OR can empty the intersection
         max_depth = self.lim.max_ors - 1
         fl = self.c.fulls.get(self.c._key(a, b))
@@ -181,11 +187,11 @@ class _Builder:
                 u2 = union | t
                 if fl and any(d & u2 == d for d in fl):
                     continue
-                if i2 == 0:
-                    self.add_full(a, b, u2)
+                if not i2 & ~cap:
+                    self.add_full(a, b, u2 | cap if i2 else u2)
                     fl = self.c.fulls.get(self.c._key(a, b))
                     continue
-                if depth + 1 < max_depth and not (i2 & suffix[j + 1]):
+                if depth + 1 < max_depth and not (i2 & suffix[j + 1] & ~cap):
                     stack.append((j + 1, i2, u2, depth + 1))
 
     # --- the closure --------------------------------------------------------------------------
@@ -194,6 +200,8 @@ class _Builder:
         lim = self.lim
         and_n = lim.and_fulls
         captured = _captured(c) if lim.edge_band else {}
+        if lim.captured_or:
+            self.or_captured = _captured(c)
         adj = c.adj
         groups = c.groups
         queue = self.queue
