@@ -360,3 +360,22 @@ def test_an_extended_build_combines_the_carriers_that_move_up(refresh):
                           hsearch.Workspace(geo, limits))
     extended = hsearch.CompiledConnections(geo, after, 1, limits, ws)
     assert (extended.edge_full() is not None) == refresh
+
+
+@pytest.mark.parametrize("captured", [False, True])
+def test_captured_cells_make_a_semi_inside_them_full(captured):
+    """With ``captured_or`` (both builds), white's j4 (second row of its east edge) and k5
+    (on that edge line) are joined by k3 k4 as well as by the bridge's k4 j5: black's k4 is
+    answered at k3 and is then dead.  Without it only the bridge (position 53 of the 11x11
+    set, docs/connections.md)."""
+    geo = geometry(11, 11)
+    moves = "d8 g4 c7 e3 f3 f2 i3 h5 i5 i4 j2 e5 d5 c8 b10 d7 a9 d6 c6 b8".split()
+    stones = [0, 0]
+    for i, m in enumerate(moves):
+        stones[i % 2] |= 1 << geo.parse(m)
+    cells = lambda names: sum(1 << geo.parse(n) for n in names.split())  # noqa: E731
+    limits = dataclasses.replace(vc.SOLVER_LIMITS, captured_or=captured)
+    for conns in (vc.build(geo, stones, 1, limits), python_build(geo, stones, 1, limits)):
+        fulls = set(conns.full(geo.parse("j4"), geo.parse("k5")))
+        assert cells("k4 j5") in fulls
+        assert (cells("k3 k4") in fulls) == captured

@@ -199,9 +199,11 @@ class _Builder:
         c = self.c
         lim = self.lim
         and_n = lim.and_fulls
-        captured = _captured(c) if lim.edge_band else {}
+        captured = _captured(c) if lim.edge_band or lim.captured_or else {}
         if lim.captured_or:
-            self.or_captured = _captured(c)
+            self.or_captured = captured
+        if not lim.edge_band:
+            captured = {}  # (the AND shares captured cells only with the band)
         adj = c.adj
         groups = c.groups
         queue = self.queue
