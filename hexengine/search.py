@@ -27,7 +27,6 @@ EXACT, LOWER, UPPER = 0, 1, 2
 ANALYSIS_SHARE = 0.25  # of the time budget, at most, for the root's fill-in and H-searches
 LEAF_SHARE = 0.05  # of the budget, at most, kept free for the slowest recent leaf
 REFRESH_SHARE = 0.3  # rebuild connections below the root when one per root move fits this
-MAX_EXTENSIONS = 2  # threat extensions (``threat_extension``) on one line
 MIN_ITERATION_SHARE = 0.05  # of the budget: less left than this, no new iteration starts
 # ``root_moves`` -1: the root cut to Wolve's 15 on boards of 81 to 169 cells (9x9 to
 # 13x13), where a first iteration over every move takes most of a short budget and the
@@ -81,8 +80,7 @@ class Searcher:
                  root_width: int = 0, root_moves: int = 0, root_policy: int = 0,
                  quiescence: bool = False,
                  root_links: bool = False, ply_widths: tuple[int, ...] = (),
-                 tempo: float = 0.0, wide_plies: int = 0, reduce_after: int = 0,
-                 threat_extension: int = 0) -> None:
+                 tempo: float = 0.0, wide_plies: int = 0, reduce_after: int = 0) -> None:
         if ordering not in ORDERINGS:
             raise ValueError(f"ordering must be one of {', '.join(ORDERINGS)}")
         spec = get_evaluation(evaluation)
@@ -103,10 +101,6 @@ class Searcher:
         # late move reductions: below the root, the moves after the first ``reduce_after``
         # (0: none) are tried one ply shallower, and again at full depth if they beat alpha
         self.reduce_after = reduce_after
-        # a leaf whose mover must answer the opponent's edge-to-edge semi connection in at
-        # most this many cells is searched a ply further (0: never), MAX_EXTENSIONS a line
-        self.threat_extension = threat_extension
-        self._extensions = 0
         self.wide_cache: dict[int, tuple[float, int, int, int]] = {}
         # nodes' circuits also carry the root's (wide) full connections whose carriers hold
         self.root_links = root_links
@@ -526,12 +520,6 @@ class Searcher:
         else:
             must = geo.mask
         if depth <= 0:
-            if self._threat_leaf(colour, ply, last):
-                self._extensions += 1
-                try:  # searched as a node of depth 1: its answers to the threat are leaves
-                    return self._negamax(1, alpha, beta, colour, ply, last)
-                finally:
-                    self._extensions -= 1
             self._depth_cut = True
             value = self._leaf(colour, ply, last)
             if self.quiescence and last >= 0 and abs(value) < WIN_THRESHOLD:
@@ -643,19 +631,6 @@ class Searcher:
             stored -= ply
         self._store(key, depth, stored, flag, best_move)
         return best
-
-    def _threat_leaf(self, colour: int, ply: int, last: int) -> bool:
-        """Whether this leaf is searched a ply further (``threat_extension``): the opponent
-        holds a semi connection between its edges, so the mover must answer inside a
-        mustplay of at most ``threat_extension`` cells, and the line has room for one more."""
-        if (not self.threat_extension or not self._node_knowledge
-                or self._extensions >= MAX_EXTENSIONS):
-            return False
-        key = self.hash ^ (SIDE_KEY if colour else 0)
-        _, own, opp, must = self._connections(key, colour, ply <= self._wide_plies, ply, last)
-        return (not own and opp == 1
-                and 0 < (must & ~(self.stones[0] | self.stones[1])).bit_count()
-                <= self.threat_extension)
 
     def _leaf(self, colour: int, ply: int, last: int = -1) -> float:
         """The static value of the current position for ``colour`` to move, ``ply`` deep

@@ -209,10 +209,6 @@ class Settings:
     reduce_after: int = setting(0, "Late move reductions: below the root, the moves after "
                                 "the first N are tried one ply shallower first (0 = none).",
                                 low=0)
-    threat_extension: int = setting(0, "A leaf whose side to move must answer the "
-                                    "opponent's edge-to-edge semi connection inside at most "
-                                    "N cells is searched a ply further, twice a line at most "
-                                    "(0 = never).", low=0)
     wide_plies: int = setting(0, "Nodes this many plies below the root build the wide "
                               "H-search, as the root does (boards up to 10x10).", low=0)
     allow_swap: bool = setting(False, "Allow the swap rule (as param_game allow_swap 1).",

@@ -385,37 +385,3 @@ def test_late_move_reductions_search_fewer_nodes_at_the_same_depth():
             counts.append(result.nodes)
         fewer += counts[1] < counts[0]
     assert fewer == 2
-
-
-def test_threat_extensions_keep_the_winner(solver):
-    """``threat_extension 6`` (a leaf that must answer the opponent's edge-to-edge semi
-    inside at most 6 cells searched a ply further): searched to the end at full width on
-    random 5×5 openings, the result is still the true winner, and a move chosen in a won
-    position wins."""
-    checked = 0
-    for board in random_open_positions(5, 40, (1, 4), seed=11):
-        colour = board.to_move
-        result = Searcher("vc-graph", knowledge=True, width=0, tempo=0.5,
-                          threat_extension=6).search(board, colour, None, 25)
-        checked += _agrees_with_the_solver(solver, board, result)
-    assert checked >= 15
-
-
-def test_threat_extensions_search_the_threatened_leaves():
-    """At a fixed depth of 2 on 7×7 positions with threats about, the extended search
-    visits more nodes than the plain one (its threatened leaves get their answers), and
-    every line's extensions are undone by the end."""
-    more = 0
-    for moves in ("d4 c5 e3", "c3 d4 e4 d5 c5", "b5 d4 e3 c5"):
-        board = Board(7)
-        for move in moves.split():
-            board.play(board.parse_move(move))
-        counts = []
-        for extension in (0, 12):
-            searcher = Searcher("vc-graph", knowledge=True, width=8, tempo=0.5,
-                                threat_extension=extension)
-            result = searcher.search(board, board.to_move, None, 2)
-            assert searcher._extensions == 0 and not result.proved
-            counts.append(result.nodes)
-        more += counts[1] > counts[0]
-    assert more == 3
