@@ -2,11 +2,12 @@
 
 This module imports none of the kernels: each kernel module registers itself when it is
 imported (``ready = kernels.register(name, compile)``), and ``start`` loads whatever has
-registered.  Today four do: the resistance circuit (``evaluation.circuit``), the H-search
-(``knowledge.hsearch``), the circuit on its graph (``evaluation.vc_graph``) and fill-in
-(``knowledge.fillin_kernel``); importing ``hexengine.evaluation`` registers the first
-three, ``hexengine.knowledge.inferior`` (imported by the search and the solver) the
-fourth, and the player imports both before it calls ``start``.  The H-search also
+registered.  Today five do: the resistance circuit (``evaluation.circuit``), the H-search
+(``knowledge.hsearch``), the circuit on its graph (``evaluation.vc_graph``), fill-in
+(``knowledge.fillin_kernel``) and the tree search's loop (``mcts_kernel``); importing
+``hexengine.evaluation`` registers the first three, ``hexengine.knowledge.inferior``
+(imported by the search and the solver) the fourth, ``hexengine.mcts`` the fifth, and the
+player imports all of them before it calls ``start``.  The H-search also
 registers a faster copy of itself for each width of carrier row up to 13x13
 (``hsearch1`` to ``hsearch3``), late: they load after the rest, and until each has, the
 build runs on the copy for any width.  A kernel's users may add a

@@ -16,6 +16,7 @@ from .board import Board
 from .evaluation import EVALUATIONS, network, resistance, two_distance, vc_graph
 from .geometry import Geometry
 from .knowledge import hsearch
+from .mcts import MctsSearcher
 from .search import WIN, Searcher, SearchResult, minimax_root
 from .settings import Settings
 from .solver import (Solver, SolveResult, knowledge_by_name, parallel, playable,
@@ -35,6 +36,7 @@ class Player:
         self.use(settings or Settings())
         self._searcher: Optional[Searcher] = None
         self._searcher_key: Optional[Settings] = None
+        self._mcts: Optional[MctsSearcher] = None
         self.rng = random.Random(self.settings.seed)
         self._solver: Optional[Solver] = None
         kernels.start()  # the compiled kernels load (or compile) while the engine waits
@@ -151,8 +153,17 @@ class Player:
         if self._searcher is None or key != self._searcher_key:
             self._searcher = Searcher(**key.search_options())
             self._searcher_key = key
+            self._mcts = None
             self.rng = random.Random(key.seed)
         return self._searcher
+
+    def tree_searcher(self) -> MctsSearcher:
+        """The Monte Carlo tree searcher (``algorithm mcts``), with the alpha-beta searcher
+        for the roots its knowledge decides."""
+        fallback = self.searcher()
+        if self._mcts is None:
+            self._mcts = MctsSearcher(fallback, self.settings.seed)
+        return self._mcts
 
     def should_swap(self, board: Board, colour: int) -> bool:
         """Whether ``colour`` swaps here (``opening.should_swap``), where the swap style
@@ -236,14 +247,15 @@ class Player:
                 move = quick_move(board, colour)
                 return SearchResult(move, 0.0, 0, 0, time.monotonic() - started, [move])
         self.apply_settings()
+        searcher = self.tree_searcher() if s.algorithm == "mcts" else self.searcher()
         if beside is None:
-            return self.searcher().search(board, colour, started + seconds, s.max_depth, stop,
+            return searcher.search(board, colour, started + seconds, s.max_depth, stop,
                                           on_iteration, solved.losing if solved else 0)
         # (the moves earlier solves proved to lose stay out of the search's root)
         losing = self.solver().settled_moves(board.geo, board.stones, colour)[1]
         try:
-            searched = self.searcher().search(board, colour, started + seconds, s.max_depth,
-                                              beside.halt, on_iteration, losing)
+            searched = searcher.search(board, colour, started + seconds, s.max_depth,
+                                       beside.halt, on_iteration, losing)
         finally:
             solved = self._beside_result(beside, board, colour)
         if solved.winner == colour or solved.searched:

@@ -25,7 +25,7 @@ from .evaluation.vc_graph import BOUNDS, DIVISIONS
 from .search import ORDERINGS
 from .solver import EARLY_STONES, SOLVE_EMPTY_CELLS, SOLVE_SHARE
 
-ALGORITHMS = ("alphabeta", "minimax", "random")
+ALGORITHMS = ("alphabeta", "mcts", "minimax", "random")
 SWAP_STYLES = ("swap-pieces", "swap-sides")
 SCOPES = ("search", "circuit", "player", "session")
 
@@ -128,8 +128,10 @@ def setting(default: Any, help: str, scope: str = "search", **row: Any) -> Any:
 class Settings:
     """The engine's settings; see the module docstring.  Frozen: change them with
     ``with_text`` or ``dataclasses.replace``."""
-    algorithm: str = setting("alphabeta", "alphabeta (iterative deepening), minimax "
-                             "(plain, fixed depth), random.", "player", choices=ALGORITHMS)
+    algorithm: str = setting("alphabeta", "alphabeta (iterative deepening), mcts (Monte "
+                             "Carlo tree search with RAVE and playouts, MoHex's kind), "
+                             "minimax (plain, fixed depth), random.", "player",
+                             choices=ALGORITHMS)
     evaluation: str = setting(DEFAULT_EVALUATION, "Evaluation function.",
                               choices=tuple(EVALUATIONS), flag="--eval")
     max_time: float = setting(10.0, "Seconds per genmove when no game clock is given.",

@@ -7,8 +7,10 @@ from tests.htpclient import HtpClient
 def compiled_kernels():
     """Compile numba's kernels (hexengine.kernels) once, before any engine starts: until
     the disk cache exists, every engine process would compile its own (~12 s of CPU).
-    Importing the evaluations registers every kernel the engine loads."""
+    Importing the evaluations and the tree search registers every kernel the engine
+    loads."""
     import hexengine.evaluation  # noqa: F401
+    import hexengine.mcts  # noqa: F401
     from hexengine import kernels
     kernels.start(wait=True)
 

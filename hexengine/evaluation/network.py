@@ -114,6 +114,15 @@ class ValueNetwork:
         scores = moves[0][frame_index[empty]]
         return [empty[i] for i in np.argsort(-scores, kind="stable")]
 
+    def move_probabilities(self, geo: Geometry, stones: list, colour: int) -> dict[int, float]:
+        """The move head's softmax over the empty cells of a position, ``colour`` to move."""
+        _, moves = self.both(board_planes.encode(geo, stones, colour)[None])
+        empty = list(geo.iter_bits(geo.mask & ~(stones[0] | stones[1])))
+        scores = moves[0][_frame_indices(geo, colour)[empty]].astype(np.float64)
+        scores = np.exp(scores - scores.max())
+        scores /= scores.sum()
+        return dict(zip(empty, scores.tolist()))
+
     def logit(self, geo: Geometry, stones: list, colour: int,
               circuit: Optional[float] = None) -> float:
         """The logit that ``colour``, to move, wins (clamped to ±CLAMP); ``circuit`` is the
