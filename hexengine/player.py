@@ -250,7 +250,7 @@ class Player:
         searcher = self.tree_searcher() if s.algorithm == "mcts" else self.searcher()
         if beside is None:
             return searcher.search(board, colour, started + seconds, s.max_depth, stop,
-                                          on_iteration, solved.losing if solved else 0)
+                                   on_iteration, solved.losing if solved else 0)
         # (the moves earlier solves proved to lose stay out of the search's root)
         losing = self.solver().settled_moves(board.geo, board.stones, colour)[1]
         try:

@@ -159,3 +159,24 @@ def test_tree_knowledge_prunes_and_decides_nodes():
     assert ((flags & mcts_kernel.PRUNED) != 0).any() or (
         (flags & (mcts_kernel.WON | mcts_kernel.LOST)) != 0).any()
     assert (board.empty >> result.move) & 1
+
+
+def test_move_head_probabilities_follow_its_ranking():
+    """The priors the tree can take from the move head (``mcts.PRIOR_WEIGHT``): a
+    distribution over the empty cells, in the order of the head's ranking."""
+    from hexengine.evaluation import network
+    head = network.move_head()
+    board = Board(9)
+    for move in "e5 d6 c7".split():
+        board.play(board.parse_move(move))
+    stones, colour = list(board.stones), board.to_move
+    probabilities = head.move_probabilities(board.geo, stones, colour)
+    assert set(probabilities) == set(board.geo.iter_bits(board.empty))
+    assert abs(sum(probabilities.values()) - 1.0) < 1e-9
+    ranked = head.ranked_moves(board.geo, stones, colour)
+    values = [probabilities[cell] for cell in ranked]
+    assert values == sorted(values, reverse=True)
+    mcts = MctsSearcher(Searcher("vc-graph", knowledge=True, width=15, tempo=0.5), seed=3,
+                        prior_weight=0.05)
+    result = mcts.search(board, colour)
+    assert (board.empty >> result.move) & 1

@@ -108,20 +108,22 @@ class ValueNetwork:
     def ranked_moves(self, geo: Geometry, stones: list, colour: int) -> list[int]:
         """The empty cells of a position with ``colour`` to move, by the move head's
         logits, most likely first."""
-        _, moves = self.both(board_planes.encode(geo, stones, colour)[None])
-        frame_index = _frame_indices(geo, colour)
-        empty = list(geo.iter_bits(geo.mask & ~(stones[0] | stones[1])))
-        scores = moves[0][frame_index[empty]]
+        empty, scores = self._move_logits(geo, stones, colour)
         return [empty[i] for i in np.argsort(-scores, kind="stable")]
 
     def move_probabilities(self, geo: Geometry, stones: list, colour: int) -> dict[int, float]:
         """The move head's softmax over the empty cells of a position, ``colour`` to move."""
-        _, moves = self.both(board_planes.encode(geo, stones, colour)[None])
-        empty = list(geo.iter_bits(geo.mask & ~(stones[0] | stones[1])))
-        scores = moves[0][_frame_indices(geo, colour)[empty]].astype(np.float64)
-        scores = np.exp(scores - scores.max())
+        empty, scores = self._move_logits(geo, stones, colour)
+        scores = np.exp(scores.astype(np.float64) - scores.max())
         scores /= scores.sum()
         return dict(zip(empty, scores.tolist()))
+
+    def _move_logits(self, geo: Geometry, stones: list,
+                     colour: int) -> tuple[list[int], np.ndarray]:
+        """The empty cells of a position and the move head's logit for each."""
+        _, moves = self.both(board_planes.encode(geo, stones, colour)[None])
+        empty = list(geo.iter_bits(geo.mask & ~(stones[0] | stones[1])))
+        return empty, moves[0][_frame_indices(geo, colour)[empty]]
 
     def logit(self, geo: Geometry, stones: list, colour: int,
               circuit: Optional[float] = None) -> float:
