@@ -100,7 +100,6 @@ class MctsSearcher:
         stats, links, used = self._fresh_tree()
         self._expand_root(geo, info.stones, colour, stats, links, used, allowed, index)
         state = np.array([self.seed], dtype=np.uint64)
-        wins = np.zeros(2, dtype=np.int64)
         pending = np.zeros(PENDING, dtype=np.int32)
         pending_n = np.zeros(1, dtype=np.int64)
         chunk = FIRST_CHUNK
@@ -113,8 +112,8 @@ class MctsSearcher:
             began = time.monotonic()
             before = int(stats[0, mcts_kernel.VISITS])
             deepest = max(deepest, mcts_kernel.run(
-                stats, links, used, cells, size, nbr, colour, allowed, chunk, EXPAND_AT,
-                RAVE_K, EXPLORE, state, wins, KNOW_AT, pending, pending_n, self.prior_weight))
+                stats, links, used, cells, size, nbr, colour, chunk, EXPAND_AT, RAVE_K,
+                EXPLORE, state, KNOW_AT, pending, pending_n, self.prior_weight))
             done = int(stats[0, mcts_kernel.VISITS]) - before
             playouts += done
             now = time.monotonic()

@@ -9,8 +9,8 @@ what the bridge pattern of the playouts reads.
 - **Selection**: each child's win rate and its all-moves-as-first (RAVE) win rate mixed
   with the weight β = √(K / (3n + K)) (Gelly and Silver), plus a small UCB term; a child
   never visited is scored by its RAVE rate alone.
-- **Expansion**: a leaf visited ``expand_at`` times gets a child for every empty cell (at
-  the root only the cells the caller allows).
+- **Expansion**: a leaf visited ``expand_at`` times gets a child for every empty cell (the
+  caller expands the root with the root's moves).
 - **Playouts** (MoHex's): uniformly random moves, except that a move intruding into a
   bridge of the side to move (two of its stones with two common empty neighbours) is
   answered in the bridge's other cell.  The board is filled to the end; on a full board
@@ -80,7 +80,7 @@ def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return stats, links, used
 
 
-def _black_joined(board, size, queue, seen):
+def _black_joined(board, size, nbr, queue, seen):
     """Whether black's stones join the top row to the bottom row."""
     n = size * size
     for i in range(n):
@@ -97,28 +97,12 @@ def _black_joined(board, size, queue, seen):
         head += 1
         if cell >= n - size:
             return True
-        r = cell // size
-        col = cell - r * size
-        # neighbours: (c+1, r) (c, r+1) (c-1, r+1) (c-1, r) (c, r-1) (c+1, r-1)
         for k in range(6):
-            if k == 0:
-                cc, rr = col + 1, r
-            elif k == 1:
-                cc, rr = col, r + 1
-            elif k == 2:
-                cc, rr = col - 1, r + 1
-            elif k == 3:
-                cc, rr = col - 1, r
-            elif k == 4:
-                cc, rr = col, r - 1
-            else:
-                cc, rr = col + 1, r - 1
-            if 0 <= cc < size and 0 <= rr < size:
-                nb = rr * size + cc
-                if board[nb] == 1 and seen[nb] == 0:
-                    seen[nb] = 1
-                    queue[tail] = nb
-                    tail += 1
+            nb = nbr[cell, k]
+            if nb >= 0 and board[nb] == 1 and seen[nb] == 0:
+                seen[nb] = 1
+                queue[tail] = nb
+                tail += 1
     return False
 
 
@@ -168,7 +152,7 @@ def _playout(board, size, nbr, colour, last, empties, where, queue, seen, state)
         board[move] = colour + 1
         last = move
         colour = 1 - colour
-    return 0 if _black_joined(board, size, queue, seen) else 1
+    return 0 if _black_joined(board, size, nbr, queue, seen) else 1
 
 
 def _select(stats, links, node, total, rave_k, explore, prior_weight):
@@ -199,13 +183,13 @@ def _select(stats, links, node, total, rave_k, explore, prior_weight):
     return best
 
 
-def run(stats, links, used, board0, size, nbr, to_move, allowed, iterations, expand_at,
-        rave_k, explore, state, wins_out, know_at, pending, pending_n, prior_weight):
-    """``iterations`` descents and playouts from the root (node 0) with ``to_move`` to play
-    on ``board0``; ``allowed`` (uint8 per cell) the root's moves.  ``wins_out[c]`` counts
-    each colour's wins.  An expanded node reaching ``know_at`` visits is listed in
-    ``pending`` (``pending_n[0]`` of them) for its knowledge, once; the call returns early
-    when that list is full.  Returns the deepest descent."""
+def run(stats, links, used, board0, size, nbr, to_move, iterations, expand_at, rave_k,
+        explore, state, know_at, pending, pending_n, prior_weight):
+    """``iterations`` descents and playouts from the root (node 0, expanded by the caller
+    with the root's moves) with ``to_move`` to play on ``board0``.  An expanded node
+    reaching ``know_at`` visits is listed in ``pending`` (``pending_n[0]`` of them) for its
+    knowledge, once; the call returns early when that list is full.  Returns the deepest
+    descent."""
     n = size * size
     capacity = stats.shape[0]
     board = np.empty(n, dtype=np.int8)
@@ -231,12 +215,12 @@ def run(stats, links, used, board0, size, nbr, to_move, allowed, iterations, exp
                 decided = mover if flags & WON else 1 - mover
                 break
             if links[node, COUNT] == 0:
-                if stats[node, VISITS] < expand_at and node != 0:
+                if stats[node, VISITS] < expand_at:
                     break
-                # expand: a child for each empty cell (at the root, the allowed ones)
+                # expand: a child for each empty cell
                 count = 0
                 for i in range(n):
-                    if board[i] == 0 and (node != 0 or allowed[i]):
+                    if board[i] == 0:
                         count += 1
                 if count == 0 or used[0] + count > capacity:
                     break
@@ -244,7 +228,7 @@ def run(stats, links, used, board0, size, nbr, to_move, allowed, iterations, exp
                 used[0] += count
                 k = first
                 for i in range(n):
-                    if board[i] == 0 and (node != 0 or allowed[i]):
+                    if board[i] == 0:
                         links[k, FIRST] = 0
                         links[k, COUNT] = 0
                         links[k, MOVE] = i
@@ -274,7 +258,6 @@ def run(stats, links, used, board0, size, nbr, to_move, allowed, iterations, exp
         else:
             winner = _playout(board, size, nbr, colour, last, empties, where, queue, seen,
                               state)
-        wins_out[winner] += 1
         for d in range(depth + 1):
             v = path[d]
             stats[v, VISITS] += 1.0
@@ -304,10 +287,8 @@ def run(stats, links, used, board0, size, nbr, to_move, allowed, iterations, exp
 def _warm_up() -> None:
     """A first call on a 3x3 board, so that numba compiles in the loading thread."""
     stats, links, used = new_tree(64)
-    run(stats, links, used, np.zeros(9, dtype=np.int8), 3, neighbours(3), 0,
-        np.ones(9, dtype=np.uint8), 8, 1, 600.0, 0.03, np.array([88172645463325252],
-                                                                dtype=np.uint64),
-        np.zeros(2, dtype=np.int64), 2, np.zeros(4, dtype=np.int32),
+    run(stats, links, used, np.zeros(9, dtype=np.int8), 3, neighbours(3), 0, 8, 1, 600.0,
+        0.03, np.array([88172645463325252], dtype=np.uint64), 2, np.zeros(4, dtype=np.int32),
         np.zeros(1, dtype=np.int64), 0.0)
 
 
