@@ -247,9 +247,7 @@ class Player:
                 move = quick_move(board, colour)
                 return SearchResult(move, 0.0, 0, 0, time.monotonic() - started, [move])
         self.apply_settings()
-        opening_mcts = (board.stones[0] | board.stones[1]).bit_count() < s.mcts_stones
-        searcher = (self.tree_searcher() if s.algorithm == "mcts" or opening_mcts
-                    else self.searcher())
+        searcher = self.tree_searcher() if s.algorithm == "mcts" else self.searcher()
         if beside is None:
             return searcher.search(board, colour, started + seconds, s.max_depth, stop,
                                    on_iteration, solved.losing if solved else 0)

@@ -132,9 +132,6 @@ class Settings:
                              "Carlo tree search with RAVE and playouts, MoHex's kind), "
                              "minimax (plain, fixed depth), random.", "player",
                              choices=ALGORITHMS)
-    mcts_stones: int = setting(0, "Positions with fewer stones than this are searched by "
-                               "the Monte Carlo tree search, later ones by algorithm (0 = "
-                               "never).", "player", low=0)
     evaluation: str = setting(DEFAULT_EVALUATION, "Evaluation function.",
                               choices=tuple(EVALUATIONS), flag="--eval")
     max_time: float = setting(10.0, "Seconds per genmove when no game clock is given.",
