@@ -28,13 +28,20 @@ ANALYSIS_SHARE = 0.25  # of the time budget, at most, for the root's fill-in and
 LEAF_SHARE = 0.05  # of the budget, at most, kept free for the slowest recent leaf
 REFRESH_SHARE = 0.3  # rebuild connections below the root when one per root move fits this
 MIN_ITERATION_SHARE = 0.05  # of the budget: less left than this, no new iteration starts
-# ``root_moves`` -1: the root cut to Wolve's 15 on boards of 81 to 169 cells (9x9 to
-# 13x13), where a first iteration over every move takes most of a short budget and the
-# cut won more games against Wolve (docs/search.md); on larger boards a short budget ends
-# inside that first iteration anyway, and a deeper one would start nodes whose ordering
-# the clock check does not time; below 9x9 the solver settles most positions
-ROOT_MOVES = 15
-ROOT_MOVES_CELLS = (81, 169)
+# ``root_moves`` -1: the root cut to its first moves by order on boards of 81 to 169 cells
+# (9x9 to 13x13), where a first iteration over every move takes most of a short budget and
+# the cut won more games against Wolve (docs/search.md): Wolve's 15, and 10 up to 100 cells,
+# which won more on 9x9; on larger boards a short budget ends inside that first iteration
+# anyway, and a deeper one would start nodes whose ordering the clock check does not time;
+# below 9x9 the solver settles most positions
+ROOT_MOVES = ((81, 100, 10), (101, 169, 15))  # (cells from, cells to, root moves kept)
+
+
+def default_root_moves(cells: int) -> int:
+    """The root moves ``root_moves -1`` keeps on a board of ``cells`` cells (0: all)."""
+    return next((kept for low, high, kept in ROOT_MOVES if low <= cells <= high), 0)
+
+
 ORDERINGS = ("auto", "current", "connected", "graph", "path", "policy")
 
 
@@ -227,9 +234,8 @@ class Searcher:
                             root_moves[:1])
         max_depth = min(max_depth, geo.mask.bit_count())
         set_aside: list[int] = []  # root moves left out of the deeper iterations
-        keep = self.root_moves if self.root_moves >= 0 else (
-            ROOT_MOVES if ROOT_MOVES_CELLS[0] <= geo.mask.bit_count() <= ROOT_MOVES_CELLS[1]
-            else 0)
+        keep = self.root_moves if self.root_moves >= 0 else default_root_moves(
+            geo.mask.bit_count())
         if keep and len(root_moves) > keep:
             set_aside = root_moves[keep:]
             del root_moves[keep:]

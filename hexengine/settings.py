@@ -149,8 +149,9 @@ class Settings:
                               low=0)
     root_moves: int = setting(-1, "Root moves searched, the first by the move order "
                               "(Wolve's root width); the rest only when every one kept "
-                              "loses.  0 = all; -1 = 15 on boards of 81 to 169 cells "
-                              "(9x9 to 13x13), all on others.", low=-1)
+                              "loses.  0 = all; -1 = 10 on boards of 81 to 100 cells "
+                              "(9x9, 10x10), 15 on 101 to 169 (11x11 to 13x13), all on "
+                              "others.", low=-1)
     root_policy: int = setting(0, "Root moves the cut (root_moves) left out that are "
                                "searched too: those the value network's move head ranks "
                                "first.", low=0)
