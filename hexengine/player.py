@@ -21,6 +21,7 @@ from .search import WIN, Searcher, SearchResult, minimax_root
 from .settings import Settings
 from .solver import (Solver, SolveResult, knowledge_by_name, parallel, playable,
                      solve_beside, solve_for_move)
+from .solver.check import check_choice, wanted
 from .solver.policy import SMALL_BOARD_CELLS
 
 T = TypeVar("T")
@@ -249,8 +250,16 @@ class Player:
         self.apply_settings()
         searcher = self.tree_searcher() if s.algorithm == "mcts" else self.searcher()
         if beside is None:
-            return searcher.search(board, colour, started + seconds, s.max_depth, stop,
-                                   on_iteration, solved.losing if solved else 0)
+            # (with the root not given to the solver, a share of the budget may go to the
+            # solver's check of the search's choice)
+            checks = (knows and solved is None and s.algorithm == "alphabeta"
+                      and wanted(board.geo, board.stones, s.check_share, s.check_from))
+            deadline = started + seconds * ((1.0 - s.check_share) if checks else 1.0)
+            searched = searcher.search(board, colour, deadline, s.max_depth, stop,
+                                       on_iteration, solved.losing if solved else 0)
+            if not checks or searched.proved:
+                return searched
+            return self._checked(searched, board, colour, started + seconds, stop)
         # (the moves earlier solves proved to lose stay out of the search's root)
         losing = self.solver().settled_moves(board.geo, board.stones, colour)[1]
         try:
@@ -261,6 +270,23 @@ class Player:
         if solved.winner == colour or solved.searched:
             return _proved(solved, colour, started)
         return not_losing(searched, solved.losing, board)
+
+    def _checked(self, searched: SearchResult, board: Board, colour: int, deadline: float,
+                 stop: Optional[threading.Event]) -> SearchResult:
+        """The search's choice after the solver's check (``solver.check``): kept unless
+        refuted, then the next best by the search's scores that is not."""
+        others = sorted((m for m in searched.scores if m != searched.move),
+                        key=lambda m: searched.scores[m], reverse=True)
+        checked = check_choice(self.solver(), board.geo, board.stones, colour,
+                               [searched.move] + others, deadline, stop)
+        if checked.won:
+            return SearchResult(checked.move, WIN - board.empty.bit_count(), searched.depth,
+                                searched.nodes, searched.elapsed, [checked.move],
+                                searched.scores, proved=True)
+        if checked.move == searched.move:
+            return searched
+        return dataclasses.replace(searched, move=checked.move, pv=[checked.move],
+                                   score=searched.scores.get(checked.move, 0.0))
 
     def _beside_result(self, beside: parallel.Beside, board: Board, colour: int
                        ) -> SolveResult:

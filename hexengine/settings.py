@@ -23,7 +23,7 @@ from .evaluation import DEFAULT_EVALUATION, EVALUATIONS
 from .evaluation.resistance import CLAMP, STRONG
 from .evaluation.vc_graph import BOUNDS, DIVISIONS
 from .search import ORDERINGS
-from .solver import EARLY_STONES, SOLVE_EMPTY_CELLS, SOLVE_SHARE
+from .solver import CHECK_FROM, CHECK_SHARE, EARLY_STONES, SOLVE_EMPTY_CELLS, SOLVE_SHARE
 
 ALGORITHMS = ("alphabeta", "mcts", "minimax", "random")
 SWAP_STYLES = ("swap-pieces", "swap-sides")
@@ -187,6 +187,13 @@ class Settings:
     solver_share: float = setting(SOLVE_SHARE, "That share of genmove's budget on boards "
                                   "larger than 6x6 (0 never asks the solver).", "player",
                                   low=0.0, high=1.0)
+    check_share: float = setting(CHECK_SHARE, "That share of genmove's budget (one thread, "
+                                 "boards larger than 6x6, the root not given to the "
+                                 "solver) goes to the solver's check of the search's "
+                                 "choice: a move it refutes is replaced by the next best "
+                                 "(0 never checks).", "player", low=0.0, high=0.9)
+    check_from: int = setting(CHECK_FROM, "Stones on the board before genmove checks the "
+                              "search's choice.", "player", low=0)
     threads: int = setting(1, "Processes the solver runs on, searching one root together "
                            "(dfpn-solve-state).  In genmove, above 1 the solver runs on "
                            "threads - 1 of them beside the search, for the whole budget.  1 "

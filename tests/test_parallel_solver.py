@@ -266,7 +266,8 @@ def _keeps_the_win(board: Board, move: int) -> bool:
 
 def test_with_two_threads_the_solver_proves_beside_the_search(monkeypatch):
     """threads 2: genmove solves beside the search from the first moves of the middle game
-    on 11x11 and plays the proof; threads 1 leaves the same position to the search."""
+    on 11x11 and plays the proof; threads 1 without the check of its choice leaves the same
+    position to the search."""
     kernels.start(wait=True)
     started = []
     real = parallel.Beside
@@ -276,7 +277,7 @@ def test_with_two_threads_the_solver_proves_beside_the_search(monkeypatch):
         return real(*args, **kwargs)
     monkeypatch.setattr(parallel, "Beside", counted)
     board = _won_board()
-    alone = Player(Settings(max_time=2)).genmove(board, BLACK, 2.0)
+    alone = Player(Settings(max_time=2, check_share=0)).genmove(board, BLACK, 2.0)
     assert not alone.proved and not started
     clock = time.monotonic()
     result = Player(Settings(max_time=10, threads=2)).genmove(board, BLACK, 10.0)

@@ -1,0 +1,86 @@
+"""The solver's check of the search's choice (``hexengine.solver.check``): a move the solver
+refutes is replaced by the next best, in process and over the protocol.
+
+The position is from a 9x9 game the engine lost against Wolve: white to move wins (with b7,
+among others, checked by Wolve's DFPN), and the search alone played h3, which the solver
+refutes in a few dozen nodes."""
+import time
+
+from hexengine import kernels
+from hexengine.board import WHITE, Board
+from hexengine.geometry import geometry
+from hexengine.solver import Solver, knowledge_by_name
+from hexengine.solver.check import check_choice, wanted
+
+MOVES = "f3 e5 f5 f4 d5 d6 c6 c7 g4 g3 a8".split()
+
+
+def _board() -> Board:
+    board = Board(9)
+    for move in MOVES:
+        board.play(board.parse_move(move))
+    return board
+
+
+def _loses(board: Board, move: str, seconds: float = 10.0) -> bool:
+    """Whether our solver proves ``move`` loses for the side to move."""
+    geo = board.geo
+    after = list(board.stones)
+    after[board.to_move] |= 1 << geo.parse(move)
+    result = Solver(knowledge_by_name()).solve(geo, after, 1 - board.to_move, seconds=seconds)
+    return result.winner == 1 - board.to_move
+
+
+def test_a_refuted_choice_gives_way_to_the_next():
+    kernels.start(wait=True)
+    board = _board()
+    geo = board.geo
+    h3, b7 = geo.parse("h3"), geo.parse("b7")
+    checked = check_choice(Solver(knowledge_by_name()), geo, board.stones, WHITE, [h3, b7],
+                           time.monotonic() + 20)
+    assert checked.move == b7 and checked.losing == 1 << h3 and checked.checked == 2
+    assert not _loses(board, "b7")
+
+
+def test_when_every_candidate_is_refuted_the_search_choice_stands():
+    kernels.start(wait=True)
+    board = _board()
+    geo = board.geo
+    h3 = geo.parse("h3")
+    checked = check_choice(Solver(knowledge_by_name()), geo, board.stones, WHITE, [h3],
+                           time.monotonic() + 20)
+    assert checked.move == h3 and checked.losing == 1 << h3 and not checked.won
+
+
+def test_an_expired_check_plays_the_search_choice_unchecked():
+    kernels.start(wait=True)
+    board = _board()
+    geo = board.geo
+    h3, b7 = geo.parse("h3"), geo.parse("b7")
+    checked = check_choice(Solver(knowledge_by_name()), geo, board.stones, WHITE, [h3, b7],
+                           time.monotonic() - 1)
+    assert checked.move == h3 and checked.checked == 0 and checked.losing == 0
+
+
+def test_where_the_check_runs():
+    kernels.start(wait=True)
+    board = _board()
+    assert wanted(board.geo, board.stones, 0.25, 8)
+    assert not wanted(board.geo, board.stones, 0.25, 12)  # too few stones
+    assert not wanted(board.geo, board.stones, 0.0, 8)    # no share
+    six = Board(6)
+    for move in "c3 d4 b2 e5 a1 f6 a6 b6".split():
+        six.play(six.parse_move(move))
+    assert not wanted(six.geo, six.stones, 0.25, 8)        # the solver owns small boards
+
+
+def test_genmove_over_the_protocol_does_not_play_the_refuted_move(make_engine):
+    engine = make_engine("--time", "2", "--quiet")
+    engine.ok("param_hexengine check_share 0.5")
+    engine.ok("boardsize 9")
+    for i, move in enumerate(MOVES):
+        engine.ok(f"play {'bw'[i % 2]} {move}")
+    move = engine.ok("genmove w", timeout=10).strip()
+    assert move != "h3"
+    assert not _loses(_board(), move), move
+    engine.ok("showboard")  # still answering, the game state kept
