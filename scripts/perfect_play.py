@@ -20,7 +20,9 @@ the opponent's forfeit: was the opponent's position lost when it failed to move?
 
 ``--turning-points`` asks where ENGINE's lost games were decided: at each of its turns from
 move ``--from`` on, the position is solved in ``--limit`` seconds, until the solver proves
-it lost; a win proved before that is a win ENGINE threw away.
+it lost; a win proved before that is a win ENGINE threw away, and the last turn proved won
+is where it threw it (``--blunders FILE`` writes those positions in the position files'
+format, for ``genmove_check.py``).
 
     python scripts/perfect_play.py matches/ours-vs-wolve-9x9/results.jsonl --engine ours \
         --turning-points --limit 1.5
@@ -83,9 +85,12 @@ def _opening(game: dict) -> tuple[str, ...]:
               help="With --turning-points: solve with this HTP engine's dfpn-solve-state.")
 @click.option("--solver-init", multiple=True, metavar="HTP",
               help="Commands sent to --solver once ({seconds} is --limit); repeatable.")
+@click.option("--blunders", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="With --turning-points: write the last position of each lost game "
+                   "proved won at ENGINE's turn (a position file of genmove_check.py).")
 def main(results: str, engine: str, limit: float, forfeits_only: bool,
          turning_points: bool, first: int, solver_command: str | None,
-         solver_init: tuple[str, ...]) -> None:
+         solver_init: tuple[str, ...], blunders: str | None) -> None:
     with open(results) as f:
         games = [json.loads(line) for line in f if line.strip()]
     solver = Solver(knowledge_by_name())
@@ -96,10 +101,11 @@ def main(results: str, engine: str, limit: float, forfeits_only: bool,
             external = DfpnJudge(solver_command, [c.format(seconds=limit) for c in solver_init],
                                  name="solver", clear_tt=False)
             try:
-                sys.exit(check_turning_points(games, engine, limit, first, lambda: external))
+                sys.exit(check_turning_points(games, engine, limit, first, lambda: external,
+                                              blunders))
             finally:
                 external.close()
-        sys.exit(check_turning_points(games, engine, limit, first))
+        sys.exit(check_turning_points(games, engine, limit, first, blunders=blunders))
     verdicts: dict[tuple[str, ...], int | None] = {}
     winning_side = lost = unknown = forfeits = forfeits_unknown = 0
     failures = []
@@ -177,11 +183,13 @@ def check_forfeits(games: list[dict], engine: str, solver: Solver, limit: float)
 
 
 def check_turning_points(games: list[dict], engine: str, limit: float, first: int,
-                         new_solver=None) -> int:
-    """Print, for each game ENGINE lost, its first turn proved won and its first proved
-    lost (move numbers from 0, solve times); 0 always (a report, not a check).
-    ``new_solver`` makes each game's solver (ours, a fresh table per game, by default)."""
+                         new_solver=None, blunders: str | None = None) -> int:
+    """Print, for each game ENGINE lost, its first and last turns proved won and its first
+    proved lost (move numbers from 0, solve times; the move played at the last won turn);
+    0 always (a report, not a check).  ``new_solver`` makes each game's solver (ours, a
+    fresh table per game, by default); ``blunders`` is a file for the last won positions."""
     thrown = lost_games = 0
+    lines = []
     for game in games:
         if game["winner"] == engine:
             continue
@@ -190,24 +198,36 @@ def check_turning_points(games: list[dict], engine: str, limit: float, first: in
         ours = COLOURS["black" if game["black"] == engine else "white"]
         solver = new_solver() if new_solver else Solver(knowledge_by_name())
         moves = [m["move"] for m in game["moves"]]
-        won_at = lost_at = None
+        won_at = last_won = lost_at = None
         for i in range(first, len(moves)):
             if i % 2 != ours:
                 continue
             result = solver.solve(geo, _stones(geo, moves[:i]), ours, seconds=limit)
-            if result.winner == ours and won_at is None:
-                won_at = (i, result.elapsed)
-            elif result.winner is not None and result.winner != ours:
+            if result.winner == ours:
+                won_at = won_at or (i, result.elapsed)
+                last_won = i
+            elif result.winner is not None:
                 lost_at = (i, result.elapsed)
                 break
         thrown += won_at is not None
         say = [f"won at move {won_at[0]} ({won_at[1]:.2f} s)"] if won_at else []
+        if won_at:
+            say.append(f"last won at move {last_won} ({moves[last_won]} played)")
+            colour = "black" if ours == BLACK else "white"
+            lines.append(" ".join([str(geo.width), *moves[:last_won], colour, "=", colour])
+                         + f"    # game {game['game']}, ply {last_won}, {moves[last_won]} "
+                         "played")
         say.append(f"lost at move {lost_at[0]} ({lost_at[1]:.2f} s)" if lost_at
                    else "never proved lost")
         print(f"  game {game['game']} (opening "
               f"{' '.join(_opening(game))}): "
               f"{', '.join(say)}")
     print(f"{engine}: {lost_games} games lost, {thrown} of them from a position proved won")
+    if blunders:
+        with open(blunders, "w") as handle:
+            handle.write("# The last position of each lost game proved won at the loser's "
+                         "turn (perfect_play.py --turning-points --blunders)\n")
+            handle.writelines(line + "\n" for line in lines)
     return 0
 
 

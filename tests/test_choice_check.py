@@ -8,7 +8,6 @@ import time
 
 from hexengine import kernels
 from hexengine.board import WHITE, Board
-from hexengine.geometry import geometry
 from hexengine.solver import Solver, knowledge_by_name
 from hexengine.solver.check import check_choice, wanted
 
@@ -31,34 +30,30 @@ def _loses(board: Board, move: str, seconds: float = 10.0) -> bool:
     return result.winner == 1 - board.to_move
 
 
-def test_a_refuted_choice_gives_way_to_the_next():
+def _check(names: list[str], seconds: float):
+    """check_choice on the position, white to move, the candidates by name, ``seconds``
+    to spend; the check and the cells of the names."""
     kernels.start(wait=True)
     board = _board()
-    geo = board.geo
-    h3, b7 = geo.parse("h3"), geo.parse("b7")
-    checked = check_choice(Solver(knowledge_by_name()), geo, board.stones, WHITE, [h3, b7],
-                           time.monotonic() + 20)
+    cells = [board.geo.parse(name) for name in names]
+    checked = check_choice(Solver(knowledge_by_name()), board.geo, board.stones, WHITE,
+                           cells, time.monotonic() + seconds)
+    return checked, cells
+
+
+def test_a_refuted_choice_gives_way_to_the_next():
+    checked, (h3, b7) = _check(["h3", "b7"], 20)
     assert checked.move == b7 and checked.losing == 1 << h3 and checked.checked == 2
-    assert not _loses(board, "b7")
+    assert not _loses(_board(), "b7")
 
 
 def test_when_every_candidate_is_refuted_the_search_choice_stands():
-    kernels.start(wait=True)
-    board = _board()
-    geo = board.geo
-    h3 = geo.parse("h3")
-    checked = check_choice(Solver(knowledge_by_name()), geo, board.stones, WHITE, [h3],
-                           time.monotonic() + 20)
+    checked, (h3,) = _check(["h3"], 20)
     assert checked.move == h3 and checked.losing == 1 << h3 and not checked.won
 
 
 def test_an_expired_check_plays_the_search_choice_unchecked():
-    kernels.start(wait=True)
-    board = _board()
-    geo = board.geo
-    h3, b7 = geo.parse("h3"), geo.parse("b7")
-    checked = check_choice(Solver(knowledge_by_name()), geo, board.stones, WHITE, [h3, b7],
-                           time.monotonic() - 1)
+    checked, (h3, _) = _check(["h3", "b7"], -1)
     assert checked.move == h3 and checked.checked == 0 and checked.losing == 0
 
 

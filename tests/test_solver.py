@@ -597,11 +597,17 @@ def test_perfect_play_script_finds_where_a_lost_game_turned(tmp_path, over_htp):
     external = ["--solver", f"{sys.executable} -m hexengine --quiet",
                 "--solver-init", "param_hexengine solver_time {seconds}"] if over_htp else []
     out = subprocess.run([sys.executable, str(script), str(results), "--engine", "ours",
-                          "--turning-points", "--from", "0", *external], capture_output=True,
+                          "--turning-points", "--from", "0", *external,
+                          "--blunders", str(tmp_path / "blunders.txt")], capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "won at move 0" in out.stdout and "lost at move 2" in out.stdout
+    assert "last won at move 0 (a1 played)" in out.stdout
     assert "1 games lost, 1 of them from a position proved won" in out.stdout
+    sys.path.insert(0, str(script.parent))
+    from solver_race import read_positions
+    (blunder,) = read_positions(str(tmp_path / "blunders.txt"))
+    assert blunder.moves == [] and blunder.expect == 0  # the empty board, black wins
 
 
 def test_solve_games_script_proves_game_positions_as_the_judge_does(tmp_path):
