@@ -31,9 +31,9 @@ MIN_ITERATION_SHARE = 0.05  # of the budget: less left than this, no new iterati
 # ``root_moves`` -1: the root cut to its first moves by order on boards of 81 to 169 cells
 # (9x9 to 13x13), where a first iteration over every move takes most of a short budget and
 # the cut won more games against Wolve (docs/search.md): Wolve's 15, and 10 up to 100 cells,
-# which won more on 9x9 (on 11x11 it won as many as 15); on larger boards a short budget ends inside that first iteration
-# anyway, and a deeper one would start nodes whose ordering the clock check does not time;
-# below 9x9 the solver settles most positions
+# which won more on 9x9 (on 11x11 it won as many as 15); on larger boards a short budget
+# ends inside that first iteration anyway, and a deeper one would start nodes whose
+# ordering the clock check does not time; below 9x9 the solver settles most positions
 ROOT_MOVES = ((81, 100, 10), (101, 169, 15))  # (cells from, cells to, root moves kept)
 
 

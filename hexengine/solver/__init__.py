@@ -13,6 +13,6 @@ from .knowledge import (KNOWLEDGE, LOSS, WIN, SimpleKnowledge, VCKnowledge, know
 from .policy import (EARLY_STONES, SOLVE_EMPTY_CELLS, SOLVE_SHARE, playable,
                      solve_beside, solve_for_move)
 
-__all__ = ["CHECK_FROM", "CHECK_SHARE", "EARLY_STONES", "KNOWLEDGE", "LOSS", "SOLVE_EMPTY_CELLS", "SOLVE_SHARE",
-           "SimpleKnowledge", "SolveResult", "Solver", "VCKnowledge", "WIN", "knowledge_by_name",
+__all__ = ["CHECK_FROM", "CHECK_SHARE", "EARLY_STONES", "KNOWLEDGE", "LOSS", "SOLVE_EMPTY_CELLS",
+           "SOLVE_SHARE", "SimpleKnowledge", "SolveResult", "Solver", "VCKnowledge", "WIN", "knowledge_by_name",
            "playable", "solve_beside", "solve_for_move", "winning_cells"]
