@@ -57,6 +57,24 @@ def test_an_expired_check_plays_the_search_choice_unchecked():
     assert checked.move == h3 and checked.checked == 0 and checked.losing == 0
 
 
+# white to move wins here; the search's f4 takes the solver most of a second to refute, its
+# sibling e6 is proved to win in a few dozen nodes (both checked by Wolve's DFPN)
+SLOW = "a7 b8 c8 e5 c7 c6 b5 b7 h3 f6 g6 h4 f5".split()
+
+
+def test_a_sibling_proved_to_win_is_not_left_behind_a_choice_slow_to_refute():
+    kernels.start(wait=True)
+    board = Board(9)
+    for move in SLOW:
+        board.play(board.parse_move(move))
+    f4, e6 = board.geo.parse("f4"), board.geo.parse("e6")
+    checked = check_choice(Solver(knowledge_by_name()), board.geo, board.stones, WHITE,
+                           [f4, e6], time.monotonic() + 30)
+    # in rounds of growing slices e6 is proved while f4 is still open: f4 not refuted yet
+    assert checked.move == e6 and checked.won and checked.losing == 0
+    assert not _loses(board, "e6")
+
+
 def test_where_the_check_runs():
     kernels.start(wait=True)
     board = _board()

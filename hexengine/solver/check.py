@@ -25,6 +25,7 @@ CHECK_SHARE = 0.25  # of genmove's budget, taken from the search's
 CHECK_FROM = 8      # stones on the board before the check runs: earlier it refutes nothing
 MAX_CANDIDATES = 4  # moves checked at most, best by the search's scores first
 MIN_SECONDS = 0.01  # a check with less time left is not begun
+FIRST_SLICE = 0.02  # seconds each candidate gets in the first round, doubled each round
 
 
 @dataclass
@@ -49,22 +50,32 @@ def wanted(geo: Geometry, stones: list[int], share: float, from_stones: int) -> 
 def check_choice(solver: Solver, geo: Geometry, stones: list[int], colour: int,
                  candidates: list[int], deadline: float,
                  stop: Optional[threading.Event] = None) -> Checked:
-    """Try to refute ``candidates`` (the search's choice first) one by one until
-    ``deadline``: the first the solver does not refute is played (proved to win, or
-    unknown); if it refutes every one it tried, the first untried candidate, or the
-    search's choice when none is left (every move checked loses)."""
-    losing = checked = 0
-    for move in candidates[:MAX_CANDIDATES]:
-        left = deadline - time.monotonic()
-        if left < MIN_SECONDS or (stop is not None and stop.is_set()):
-            break
-        after = list(stones)
-        after[colour] |= 1 << move
-        checked += 1
-        result = solver.solve(geo, after, 1 - colour, seconds=left, stop=stop)
-        if result.winner == 1 - colour:
-            losing |= 1 << move
-            continue
-        return Checked(move, result.winner == colour, losing, checked)
+    """Try to refute ``candidates`` (the search's choice first) until ``deadline``, in
+    rounds: each round gives every candidate not yet refuted a slice of time, twice the
+    last round's (the solver's table keeps the work between slices), so a sibling proved
+    to win at once is not left waiting behind a choice slow to refute.  A candidate proved
+    to win is played at once; at the end the first candidate not refuted (the search's
+    choice unless refuted; past the checked ones if all of them were), or the search's
+    choice when every move is refuted."""
+    open_ = list(candidates[:MAX_CANDIDATES])
+    losing = 0
+    tried: set[int] = set()
+    share = FIRST_SLICE
+    while open_:
+        for move in list(open_):
+            left = deadline - time.monotonic()
+            if left < MIN_SECONDS or (stop is not None and stop.is_set()):
+                open_ = []
+                break
+            after = list(stones)
+            after[colour] |= 1 << move
+            tried.add(move)
+            result = solver.solve(geo, after, 1 - colour, seconds=min(share, left), stop=stop)
+            if result.winner == 1 - colour:
+                losing |= 1 << move
+                open_.remove(move)
+            elif result.winner == colour:
+                return Checked(move, True, losing, len(tried))
+        share *= 2
     rest = [m for m in candidates if not (losing >> m) & 1]
-    return Checked(rest[0] if rest else candidates[0], False, losing, checked)
+    return Checked(rest[0] if rest else candidates[0], False, losing, len(tried))
