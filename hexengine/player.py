@@ -21,7 +21,7 @@ from .search import WIN, Searcher, SearchResult, minimax_root
 from .settings import Settings
 from .solver import (Solver, SolveResult, knowledge_by_name, parallel, playable,
                      solve_beside, solve_for_move)
-from .solver.check import check_choice, wanted
+from .solver.check import check_choice, probe, wanted
 from .solver.policy import SMALL_BOARD_CELLS
 
 T = TypeVar("T")
@@ -255,6 +255,16 @@ class Player:
             checks = (knows and solved is None and s.algorithm == "alphabeta"
                       and wanted(board.geo, board.stones, s.check_share, s.check_from))
             deadline = started + seconds * ((1.0 - s.check_share) if checks else 1.0)
+            if checks and s.probe_share > 0:
+                # the probe's time comes out of the check's share, not the search's
+                begun = time.monotonic()
+                solved = probe(self.solver(), board.geo, board.stones, colour,
+                               seconds * min(s.probe_share, s.check_share), stop)
+                if solved.winner == colour or solved.searched:
+                    return _proved(solved, colour, started)
+                checks = solved.winner is None  # (lost at sight: no move to check)
+                deadline = (min(deadline + time.monotonic() - begun, started + seconds)
+                            if checks else started + seconds)
             searched = searcher.search(board, colour, deadline, s.max_depth, stop,
                                        on_iteration, solved.losing if solved else 0)
             if not checks or searched.proved:

@@ -23,7 +23,8 @@ from .evaluation import DEFAULT_EVALUATION, EVALUATIONS
 from .evaluation.resistance import CLAMP, STRONG
 from .evaluation.vc_graph import BOUNDS, DIVISIONS
 from .search import ORDERINGS
-from .solver import CHECK_FROM, CHECK_SHARE, EARLY_STONES, SOLVE_EMPTY_CELLS, SOLVE_SHARE
+from .solver import (CHECK_FROM, CHECK_SHARE, EARLY_STONES, PROBE_SHARE, SOLVE_EMPTY_CELLS,
+                     SOLVE_SHARE)
 
 ALGORITHMS = ("alphabeta", "mcts", "minimax", "random")
 SWAP_STYLES = ("swap-pieces", "swap-sides")
@@ -192,6 +193,11 @@ class Settings:
                                  "solver) goes to the solver's check of the search's "
                                  "choice: a move it refutes is replaced by the next best "
                                  "(0 never checks).", "player", low=0.0, high=0.9)
+    probe_share: float = setting(PROBE_SHARE, "Where genmove checks the search's choice, "
+                                 "at most that share of its budget (out of the check's) "
+                                 "goes first to the solver's attempt at the position "
+                                 "itself: a win it proves is played (0 never probes).",
+                                 "player", low=0.0, high=0.9)
     check_from: int = setting(CHECK_FROM, "Stones on the board before genmove checks the "
                               "search's choice.", "player", low=0)
     threads: int = setting(1, "Processes the solver runs on, searching one root together "

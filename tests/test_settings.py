@@ -18,8 +18,8 @@ from tests.htpclient import engine_command
 OTHER = {"algorithm": "minimax", "evaluation": "two-distance", "max_time": "2.5",
          "ply_widths": "10,8", "ordering": "path", "swap_style": "swap-sides",
          "log_file": "-", "tempo": "1.5", "wire": "20.0", "solver_share": "0.25",
-         "solver_time": "30.0", "check_share": "0.5", "graph_division": "empty",
-         "graph_bounds": "narrow"}
+         "solver_time": "30.0", "check_share": "0.5", "probe_share": "0.2",
+         "graph_division": "empty", "graph_bounds": "narrow"}
 
 
 def _other(row) -> str:

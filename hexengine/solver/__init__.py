@@ -6,13 +6,14 @@ the budget (or beside the search, on the other cores); ``parallel`` the solver o
 processes; ``check`` the check of the search's choice before ``genmove`` answers.  The
 names callers use are re-exported here.
 """
-from .check import CHECK_FROM, CHECK_SHARE
+from .check import CHECK_FROM, CHECK_SHARE, PROBE_SHARE
 from .dfpn import Solver, SolveResult
 from .knowledge import (KNOWLEDGE, LOSS, WIN, SimpleKnowledge, VCKnowledge, knowledge_by_name,
                         winning_cells)
 from .policy import (EARLY_STONES, SOLVE_EMPTY_CELLS, SOLVE_SHARE, playable,
                      solve_beside, solve_for_move)
 
-__all__ = ["CHECK_FROM", "CHECK_SHARE", "EARLY_STONES", "KNOWLEDGE", "LOSS", "SOLVE_EMPTY_CELLS",
-           "SOLVE_SHARE", "SimpleKnowledge", "SolveResult", "Solver", "VCKnowledge", "WIN", "knowledge_by_name",
-           "playable", "solve_beside", "solve_for_move", "winning_cells"]
+__all__ = ["CHECK_FROM", "CHECK_SHARE", "EARLY_STONES", "KNOWLEDGE", "LOSS", "PROBE_SHARE",
+           "SOLVE_EMPTY_CELLS", "SOLVE_SHARE", "SimpleKnowledge", "SolveResult", "Solver",
+           "VCKnowledge", "WIN", "knowledge_by_name", "playable", "solve_beside",
+           "solve_for_move", "winning_cells"]

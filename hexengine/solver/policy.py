@@ -28,6 +28,13 @@ EARLY_BOARD_CELLS = 81
 EARLY_STONES = 20
 
 
+def in_play(geo: Geometry) -> bool:
+    """Whether ``genmove`` may ask the solver on this board now: boards up to 6x6 always,
+    larger ones once the compiled H-search has loaded (a node of the Python one can outlast
+    the whole move on 11x11)."""
+    return geo.mask.bit_count() <= SMALL_BOARD_CELLS or hsearch.usable(geo)
+
+
 def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int,
                    seconds: float, stop: Optional[threading.Event] = None,
                    progress: Optional[Callable[[dict], None]] = None,
@@ -51,8 +58,8 @@ def solve_for_move(solver: Solver, geo: Geometry, stones: list[int], colour: int
         failed = solver.failed_at = None  # another board or another game
     if seconds <= 0:
         return None
-    if not small and not hsearch.usable(geo):
-        return None  # its nodes would build the Python H-search: seconds each on 11x11
+    if not in_play(geo):
+        return None
     if early:
         if cells - count < early_stones:
             return None
@@ -85,10 +92,10 @@ def solve_beside(solver: Solver, geo: Geometry, stones: list[int], colour: int,
     and boards up to 6x6 at every move."""
     if threads < 2 or seconds <= 0 or not parallel.can_fork():
         return None
+    if not in_play(geo):
+        return None
     cells = geo.mask.bit_count()
     if cells > SMALL_BOARD_CELLS:
-        if not hsearch.usable(geo):
-            return None
         count = (geo.mask & ~(stones[0] | stones[1])).bit_count()
         if cells - count < early_stones and count > empty_cells:
             return None
