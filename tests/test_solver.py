@@ -610,6 +610,33 @@ def test_perfect_play_script_finds_where_a_lost_game_turned(tmp_path, over_htp):
     assert blunder.moves == [] and blunder.expect == 0  # the empty board, black wins
 
 
+def test_probe_rate_script_counts_proofs_by_stones_on_the_board(tmp_path):
+    """``scripts/probe_rate.py`` on the 3×3 game above: the engine's turn on the empty board
+    is proved won, its turn with two stones (white holding b2) proved lost, its turn with
+    four won again (white's a2 let c2 in)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    moves = [("black", "a1"), ("white", "b2"), ("black", "c1"), ("white", "a2"),
+             ("black", "b3"), ("white", "c2")]
+    game = {"game": 0, "black": "ours", "white": "other", "size": "3x3", "winner": "other",
+            "reason": "connection",
+            "moves": [{"colour": c, "move": m, "by": "ours" if c == "black" else "other"}
+                      for c, m in moves]}
+    results = tmp_path / "results.jsonl"
+    results.write_text(json.dumps(game) + "\n")
+    script = Path(__file__).resolve().parent.parent / "scripts" / "probe_rate.py"
+    out = subprocess.run([sys.executable, str(script), str(results), "--engine", "ours",
+                          "--bands", "0,2,4,5", "--seconds", "5"], capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("0-1 stones: 1 positions, proved won 1, lost 0, not proved 0")
+    assert lines[1].startswith("2-3 stones: 1 positions, proved won 0, lost 1, not proved 0")
+    assert lines[2].startswith("4-4 stones: 1 positions, proved won 1, lost 0, not proved 0")
+
+
 def test_solve_games_script_proves_game_positions_as_the_judge_does(tmp_path):
     """``scripts/solve_games.py`` on a 4×4 game: every position after 3 and 5 moves is
     judged by another engine's ``dfpn-solve-state`` (our own engine over HTP), then proved
