@@ -16,9 +16,9 @@ from hexengine.solver.check import check_choice, wanted
 MOVES = "f3 e5 f5 f4 d5 d6 c6 c7 g4 g3 a8".split()
 
 
-def _board() -> Board:
-    board = Board(9)
-    for move in MOVES:
+def _board(moves: list[str] = MOVES, size: int = 9) -> Board:
+    board = Board(size)
+    for move in moves:
         board.play(board.parse_move(move))
     return board
 
@@ -73,9 +73,7 @@ SLOW = "a7 b8 c8 e5 c7 c6 b5 b7 h3 f6 g6 h4 f5".split()
 
 def test_a_sibling_proved_to_win_is_not_left_behind_a_choice_slow_to_refute():
     kernels.start(wait=True)
-    board = Board(9)
-    for move in SLOW:
-        board.play(board.parse_move(move))
+    board = _board(SLOW)
     f4, e6 = board.geo.parse("f4"), board.geo.parse("e6")
     checked = check_choice(Solver(knowledge_by_name()), board.geo, board.stones, WHITE,
                            [f4, e6], time.monotonic() + 30)
@@ -90,9 +88,7 @@ def test_where_the_check_runs():
     assert wanted(board.geo, board.stones, 0.25, 8)
     assert not wanted(board.geo, board.stones, 0.25, 12)  # too few stones
     assert not wanted(board.geo, board.stones, 0.0, 8)    # no share
-    six = Board(6)
-    for move in "c3 d4 b2 e5 a1 f6 a6 b6".split():
-        six.play(six.parse_move(move))
+    six = _board("c3 d4 b2 e5 a1 f6 a6 b6".split(), 6)
     assert not wanted(six.geo, six.stones, 0.25, 8)        # the solver owns small boards
 
 
@@ -116,9 +112,7 @@ PROBED = "g6 h2 e4 e3 g2 f4 f3 e5".split()
 
 def test_the_probe_plays_a_win_the_solver_proves_at_once():
     kernels.start(wait=True)
-    board = Board(9)
-    for move in PROBED:
-        board.play(board.parse_move(move))
+    board = _board(PROBED)
     result = Player(Settings()).genmove(board, BLACK, 3.0)
     assert result.proved and result.elapsed < 1.0  # the probe's share: 0.3 s at most
     assert not _loses(board, board.geo.name(result.move))

@@ -575,16 +575,10 @@ def test_a_proved_loss_is_answered_with_the_most_stubborn_move(opening):
     assert sizes[result.move] == max(sizes.values())
 
 
-@pytest.mark.parametrize("over_htp", [False, True])
-def test_perfect_play_script_finds_where_a_lost_game_turned(tmp_path, over_htp):
-    """``scripts/perfect_play.py --turning-points`` on a 3×3 game: black (the engine) starts
-    on the empty board, a win, opens in the corner and has lost once white holds b2.  The
-    same verdicts come from another engine's ``dfpn-solve-state`` over HTP (``--solver``;
-    here our own engine as that other)."""
+def _lost_three_by_three(tmp_path):
+    """A 3×3 game's record (results.jsonl in ``tmp_path``): black, the engine "ours", opens
+    in the corner on the empty board (a win) and loses once white holds b2."""
     import json
-    import subprocess
-    import sys
-    from pathlib import Path
     moves = [("black", "a1"), ("white", "b2"), ("black", "c1"), ("white", "a2"),
              ("black", "b3"), ("white", "c2")]
     game = {"game": 0, "black": "ours", "white": "other", "size": "3x3", "winner": "other",
@@ -593,6 +587,19 @@ def test_perfect_play_script_finds_where_a_lost_game_turned(tmp_path, over_htp):
                       for c, m in moves]}
     results = tmp_path / "results.jsonl"
     results.write_text(json.dumps(game) + "\n")
+    return results
+
+
+@pytest.mark.parametrize("over_htp", [False, True])
+def test_perfect_play_script_finds_where_a_lost_game_turned(tmp_path, over_htp):
+    """``scripts/perfect_play.py --turning-points`` on a 3×3 game: black (the engine) starts
+    on the empty board, a win, opens in the corner and has lost once white holds b2.  The
+    same verdicts come from another engine's ``dfpn-solve-state`` over HTP (``--solver``;
+    here our own engine as that other)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    results = _lost_three_by_three(tmp_path)
     script = Path(__file__).resolve().parent.parent / "scripts" / "perfect_play.py"
     external = ["--solver", f"{sys.executable} -m hexengine --quiet",
                 "--solver-init", "param_hexengine solver_time {seconds}"] if over_htp else []
@@ -611,21 +618,13 @@ def test_perfect_play_script_finds_where_a_lost_game_turned(tmp_path, over_htp):
 
 
 def test_probe_rate_script_counts_proofs_by_stones_on_the_board(tmp_path):
-    """``scripts/probe_rate.py`` on the 3×3 game above: the engine's turn on the empty board
+    """``scripts/probe_rate.py`` on the lost 3×3 game: the engine's turn on the empty board
     is proved won, its turn with two stones (white holding b2) proved lost, its turn with
     four won again (white's a2 let c2 in)."""
-    import json
     import subprocess
     import sys
     from pathlib import Path
-    moves = [("black", "a1"), ("white", "b2"), ("black", "c1"), ("white", "a2"),
-             ("black", "b3"), ("white", "c2")]
-    game = {"game": 0, "black": "ours", "white": "other", "size": "3x3", "winner": "other",
-            "reason": "connection",
-            "moves": [{"colour": c, "move": m, "by": "ours" if c == "black" else "other"}
-                      for c, m in moves]}
-    results = tmp_path / "results.jsonl"
-    results.write_text(json.dumps(game) + "\n")
+    results = _lost_three_by_three(tmp_path)
     script = Path(__file__).resolve().parent.parent / "scripts" / "probe_rate.py"
     out = subprocess.run([sys.executable, str(script), str(results), "--engine", "ours",
                           "--bands", "0,2,4,5", "--seconds", "5"], capture_output=True,
