@@ -198,8 +198,8 @@ class Settings:
                                  "goes first to the solver's attempt at the position "
                                  "itself: a win it proves is played (0 never probes).",
                                  "player", low=0.0, high=0.9)
-    check_from: int = setting(CHECK_FROM, "Stones on the board before genmove checks the "
-                              "search's choice.", "player", low=0)
+    check_from: int = setting(CHECK_FROM, "Stones on the board before genmove probes the "
+                              "position and checks the search's choice.", "player", low=0)
     threads: int = setting(1, "Processes the solver runs on, searching one root together "
                            "(dfpn-solve-state).  In genmove, above 1 the solver runs on "
                            "threads - 1 of them beside the search, for the whole budget.  1 "
