@@ -262,7 +262,7 @@ class Player:
                                seconds * min(s.probe_share, s.check_share), stop)
                 if solved.winner == colour or solved.searched:
                     return _proved(solved, colour, started)
-                checks = solved.winner is None  # (lost at sight: no move to check)
+                checks = solved.winner is None  # (a loss the table held: every move loses)
                 deadline = (min(deadline + time.monotonic() - begun, started + seconds)
                             if checks else started + seconds)
             searched = searcher.search(board, colour, deadline, s.max_depth, stop,

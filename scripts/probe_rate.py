@@ -25,7 +25,7 @@ import click
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from hexengine import kernels  # noqa: E402
-from hexengine.geometry import geometry  # noqa: E402
+from hexengine.board import Board  # noqa: E402
 from hexengine.solver import Solver, knowledge_by_name  # noqa: E402
 
 
@@ -70,13 +70,13 @@ def main(results: tuple[str, ...], engine: str, bands: str, seconds: float, samp
         won = lost = 0
         took = []
         for size, moves in band[:sample]:
-            geo = geometry(size, size)
-            stones = [0, 0]
-            for i, move in enumerate(moves):
-                stones[i % 2] |= 1 << geo.parse(move)
-            colour = len(moves) % 2
+            board = Board(size)
+            for move in moves:
+                board.play(board.parse_move(move))
+            colour = board.to_move
             started = time.monotonic()
-            result = Solver(knowledge_by_name()).solve(geo, stones, colour, seconds=seconds)
+            result = Solver(knowledge_by_name()).solve(board.geo, board.stones, colour,
+                                                       seconds=seconds)
             if result.winner is None:
                 continue
             took.append(time.monotonic() - started)
