@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Iterable
 
 MAX_SIZE = 52  # columns past z use letter pairs; 52 keeps every board printable and fast
 
@@ -99,6 +100,18 @@ class Geometry:
         if not (0 <= col < self.width and 0 <= row < self.height):
             raise ValueError(f"{text} is off the {self.width}x{self.height} board")
         return row * self.stride + col
+
+    def stones(self, moves: Iterable[str] = (),
+               placed: Iterable[tuple[int, str]] = ()) -> list[int]:
+        """Black's and white's stones from cell names: ``moves`` played in turn from black,
+        ``placed`` as (colour, name) pairs (colour 0 black).  Scripts build positions of
+        game records and position files this way; raises ValueError for a bad name."""
+        stones = [0, 0]
+        for i, name in enumerate(moves):
+            stones[i % 2] |= 1 << self.parse(name)
+        for colour, name in placed:
+            stones[colour] |= 1 << self.parse(name)
+        return stones
 
     def mirror(self, cell: int) -> int:
         """Reflect across the long diagonal (col <-> row): the swap-pieces image of a cell."""

@@ -67,9 +67,7 @@ class _Recording(VCKnowledge):
 def expanded_positions(pos: Position, seconds: float) -> list[Position]:
     """The positions our solver expands while solving ``pos`` (at most ``seconds``)."""
     geo = geometry(pos.width, pos.height)
-    stones = [0, 0]
-    for colour, cell in pos.moves:
-        stones[colour] |= 1 << geo.parse(cell)
+    stones = geo.stones(placed=pos.moves)
     knowledge = _Recording()
     Solver(knowledge).solve(geo, stones, pos.to_move, seconds=seconds)
     out = []

@@ -69,9 +69,7 @@ def main(files: tuple[str, ...], command: str, init: tuple[str, ...], move_timeo
                     print(f"{pos.label}: error {exc}", flush=True)
                     continue
                 geo = geometry(pos.width, pos.height)
-                stones = [0, 0]
-                for colour, cell in pos.moves + [(pos.to_move, move)]:
-                    stones[colour] |= 1 << geo.parse(cell)
+                stones = geo.stones(placed=pos.moves + [(pos.to_move, move)])
                 winner = referee.solve(geo, stones, 1 - pos.to_move, limit).winner
                 verdict = ("unknown" if winner is None else
                            "kept" if winner == pos.to_move else "thrown away")

@@ -50,14 +50,6 @@ from protocol.match.judge import DfpnJudge  # noqa: E402
 COLOURS = {"black": BLACK, "white": WHITE}
 
 
-def _stones(geo, moves) -> list[int]:
-    """Black's and white's stones after ``moves``, played in alternation from black."""
-    stones = [0, 0]
-    for i, move in enumerate(moves):
-        stones[i % 2] |= 1 << geo.parse(move)
-    return stones
-
-
 def _geometry(game: dict):
     """The board of a results.jsonl record (its ``size`` is WIDTHxHEIGHT)."""
     width, height = (int(x) for x in game["size"].split("x"))
@@ -115,7 +107,7 @@ def main(results: str, engine: str, limit: float, forfeits_only: bool,
         geo = _geometry(game)
         opening = _opening(game)
         if (game["size"],) + opening not in verdicts:
-            stones = _stones(geo, opening)
+            stones = geo.stones(opening)
             to_move = BLACK if len(opening) % 2 == 0 else WHITE
             verdicts[(game["size"],) + opening] = solver.solve(
                 geo, stones, to_move, seconds=limit).winner
@@ -157,7 +149,7 @@ def _final_verdict(solver: Solver, game: dict, limit: float):
     """The winner of the game's final position with the side that did not move to move."""
     geo = _geometry(game)
     moves = [m["move"] for m in game["moves"]]
-    return solver.solve(geo, _stones(geo, moves), len(moves) % 2, seconds=limit).winner
+    return solver.solve(geo, geo.stones(moves), len(moves) % 2, seconds=limit).winner
 
 
 def check_forfeits(games: list[dict], engine: str, solver: Solver, limit: float) -> int:
@@ -202,7 +194,7 @@ def check_turning_points(games: list[dict], engine: str, limit: float, first: in
         for i in range(first, len(moves)):
             if i % 2 != ours:
                 continue
-            result = solver.solve(geo, _stones(geo, moves[:i]), ours, seconds=limit)
+            result = solver.solve(geo, geo.stones(moves[:i]), ours, seconds=limit)
             if result.winner == ours:
                 won_at = won_at or (i, result.elapsed)
                 last_won = i

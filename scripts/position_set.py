@@ -67,9 +67,7 @@ def judge_game(referee: DfpnJudge, number: int, geo: Geometry, found: list, per_
     for ply, moves in found:
         if len(lines) == per_game:
             break
-        stones = [0, 0]
-        for i, move in enumerate(moves):
-            stones[i % 2] |= 1 << geo.parse(move)
+        stones = geo.stones(moves)
         colour = ply % 2
         started = time.monotonic()
         winner = referee.solve(geo, stones, colour, limit).winner

@@ -48,10 +48,7 @@ def game_positions(paths: list[str], plies: list[int]):
                     if ply >= len(moves) - 1 or (game["size"], tuple(moves[:ply])) in seen:
                         continue
                     seen.add((game["size"], tuple(moves[:ply])))
-                    stones = [0, 0]
-                    for i, move in enumerate(moves[:ply]):
-                        stones[i % 2] |= 1 << geo.parse(move)
-                    yield geo, moves[:ply], stones, ply % 2
+                    yield geo, moves[:ply], geo.stones(moves[:ply]), ply % 2
 
 
 @click.command()

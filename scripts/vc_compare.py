@@ -47,9 +47,7 @@ def board_stones(path: str, line: int, moves: list[str]) -> tuple[Geometry, list
         raise click.BadParameter(f"{path} has {len(positions)} position(s), no position {line}")
     p = positions[line - 1]
     geo = geometry(p.width, p.height)
-    stones = [0, 0]
-    for colour, name in p.moves:
-        stones[colour] |= 1 << geo.parse(name)
+    stones = geo.stones(placed=p.moves)
     to_move = p.to_move
     for name in moves:
         cell = geo.parse(name)

@@ -183,6 +183,18 @@ def test_move_names():
     assert board.parse_move(" Swap-Sides ") == SWAP_SIDES
 
 
+def test_geometry_stones_match_the_board():
+    board = Board(9)
+    moves = ["e5", "d6", "c7", "b9"]
+    for name in moves:
+        board.play(cell(board, name))
+    assert board.geo.stones(moves) == list(board.stones)
+    placed = [(WHITE, "d6"), (BLACK, "e5"), (WHITE, "b9"), (BLACK, "c7")]
+    assert board.geo.stones(placed=placed) == list(board.stones)
+    with pytest.raises(ValueError):
+        board.geo.stones(["e5", "j1"])
+
+
 def test_render_shape():
     board = Board(28, 3)
     board.play(cell(board, "aa3"))
