@@ -42,6 +42,7 @@ import click
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from hexengine import kernels  # noqa: E402
 from hexengine.board import BLACK, WHITE  # noqa: E402
 from hexengine.geometry import geometry  # noqa: E402
 from hexengine.solver import Solver, knowledge_by_name  # noqa: E402
@@ -85,6 +86,7 @@ def main(results: str, engine: str, limit: float, forfeits_only: bool,
          solver_init: tuple[str, ...], blunders: str | None) -> None:
     with open(results) as f:
         games = [json.loads(line) for line in f if line.strip()]
+    kernels.start(wait=True)  # the compiled H-search, as the engine's solver uses it
     solver = Solver(knowledge_by_name())
     if forfeits_only:
         sys.exit(check_forfeits(games, engine, solver, limit))

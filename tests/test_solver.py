@@ -733,3 +733,16 @@ def test_a_small_board_is_tried_on_the_python_code_before_waiting_for_the_kernel
     monkeypatch.setattr(kernels, "wait", lambda timeout, kernel="", stop=None: True)
     player.Player().solve_soon(attempt, bool, 10.0, None, cells)
     assert seen == ["rest"]  # loaded: one attempt with the whole budget
+
+
+def test_a_focused_11x11_solve_runs_on_the_python_h_search(monkeypatch):
+    """Before the compiled H-search has loaded (a script that solves at once), the builds
+    are Python ones: the focused order of a short 11×11 solve, which reads a compiled
+    build's circuit, then orders centre-first instead of failing."""
+    from hexengine.knowledge import hsearch
+    monkeypatch.setattr(hsearch, "ready", lambda: False)
+    geo = geometry(11, 11)
+    moves = ["f6", "e7", "d4", "g3", "c8", "h5", "e5", "f4", "f5", "g4"]
+    solver = Solver(knowledge_by_name())
+    result = solver.solve(geo, geo.stones(moves), BLACK, seconds=0.5)
+    assert result.nodes >= 1 and result.winner in (None, BLACK, WHITE)

@@ -16,6 +16,7 @@ from typing import NamedTuple, Optional
 from ..evaluation import network, vc_graph
 from ..evaluation.resistance import rank_moves
 from ..geometry import Geometry
+from ..knowledge import hsearch
 from ..knowledge import inferior  # registers the compiled fill-in before kernels start
 from ..knowledge.corners import corner_pockets
 
@@ -349,8 +350,8 @@ class VCKnowledge(SimpleKnowledge):
         order = self.order
         if order == "auto":
             order = self._auto_order
-        if order == "blocks" and theirs is None:
-            order = "centre"
+        if order == "blocks" and not isinstance(theirs, hsearch.CompiledConnections):
+            order = "centre"  # (its circuit reads the compiled build's workspace)
         if order != "centre" and len(kept) > 1:
             if order == "current":
                 ranked = rank_moves(geo, filled, colour)
