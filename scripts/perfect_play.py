@@ -184,6 +184,7 @@ def check_turning_points(games: list[dict], engine: str, limit: float, first: in
     fresh table per game, by default); ``blunders`` is a file for the last won positions."""
     thrown = lost_games = 0
     lines = []
+    lost_from = []  # the move of each game's first turn proved lost
     for game in games:
         if game["winner"] == engine:
             continue
@@ -204,6 +205,8 @@ def check_turning_points(games: list[dict], engine: str, limit: float, first: in
                 lost_at = (i, result.elapsed)
                 break
         thrown += won_at is not None
+        if lost_at:
+            lost_from.append(lost_at[0])
         say = [f"won at move {won_at[0]} ({won_at[1]:.2f} s)"] if won_at else []
         if won_at:
             say.append(f"last won at move {last_won} ({moves[last_won]} played)")
@@ -217,6 +220,11 @@ def check_turning_points(games: list[dict], engine: str, limit: float, first: in
               f"{' '.join(_opening(game))}): "
               f"{', '.join(say)}")
     print(f"{engine}: {lost_games} games lost, {thrown} of them from a position proved won")
+    if lost_from:
+        lost_from.sort()
+        quartiles = [lost_from[(len(lost_from) - 1) * k // 4] for k in (1, 2, 3)]
+        print(f"first turn proved lost: {len(lost_from)} games, move {quartiles[1]} in the "
+              f"median (quartiles {quartiles[0]} and {quartiles[2]})")
     if blunders:
         with open(blunders, "w") as handle:
             handle.write("# The last position of each lost game proved won at the loser's "

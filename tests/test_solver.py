@@ -611,6 +611,7 @@ def test_perfect_play_script_finds_where_a_lost_game_turned(tmp_path, over_htp):
     assert "won at move 0" in out.stdout and "lost at move 2" in out.stdout
     assert "last won at move 0 (a1 played)" in out.stdout
     assert "1 games lost, 1 of them from a position proved won" in out.stdout
+    assert "first turn proved lost: 1 games, move 2 in the median" in out.stdout
     sys.path.insert(0, str(script.parent))
     from solver_race import read_positions
     (blunder,) = read_positions(str(tmp_path / "blunders.txt"))
