@@ -13,8 +13,8 @@ from .dfpn import Solver, SolveResult
 # Above 9x9, try to solve when at most this many cells are empty: on 11x11 from 41 stones,
 # where our solver proves 39 of 40 positions of games against Wolve within 0.2 s and a lost
 # game still passed through a win it sees in one of seven; against Wolve two runs won 82
-# and 84 of 160 where the default of 30 won 78 and 81 (docs/strength.md).  10x10 (from 20
-# stones, as 9x9) and 13x13 (from 89) are not measured.
+# and 84 of 160 where 30 (the defaults before) won 78 and 81 (docs/strength.md).  10x10
+# (from 20 stones, as 9x9) and 13x13 (from 89) are not measured.
 SOLVE_EMPTY_CELLS = 80
 SOLVE_SHARE = 0.5        # of the move's budget
 # Boards up to 6x6 are solved from the first move in a few seconds, and the table keeps what
