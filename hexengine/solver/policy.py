@@ -12,7 +12,7 @@ from .dfpn import Solver, SolveResult
 
 # Above 9x9, try to solve when at most this many cells are empty: on 11x11 from 41 stones,
 # where our solver proves 39 of 40 positions of games against Wolve within 0.2 s and a lost
-# game still passed through a win it sees in one of seven; against Wolve two runs won 82
+# game still passed through a win it sees in one of ten; against Wolve two runs won 82
 # and 84 of 160 where 30 (the defaults before) won 78 and 81 (docs/strength.md).  10x10
 # (from 20 stones, as 9x9) and 13x13 (from 89) are not measured.
 SOLVE_EMPTY_CELLS = 80
