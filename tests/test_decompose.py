@@ -32,10 +32,7 @@ def compiled():
 
 def game_position(moves=GAME, size=9):
     geo = geometry(size, size)
-    stones = [0, 0]
-    for i, m in enumerate(moves.split()):
-        stones[i % 2] |= 1 << geo.parse(m)
-    return geo, stones
+    return geo, geo.stones(moves.split())
 
 
 def names(geo, bits):

@@ -49,9 +49,7 @@ def in_process(tmp_path) -> tuple[int, int]:
     geo = geometry(5, 5)
     total = positions = 0
     for pos in read_positions(str(tmp_path / "five.txt")):
-        stones = [0, 0]
-        for colour, cell in pos.moves:
-            stones[colour] |= 1 << geo.parse(cell)
+        stones = geo.stones(placed=pos.moves)
         report = views.inferior(geo, stones, pos.to_move)
         n = sum((report.dead_as[c] | report.captured[c]).bit_count() for c in (0, 1))
         total += n

@@ -370,9 +370,7 @@ def test_captured_cells_make_a_semi_inside_them_full(captured):
     set, docs/connections.md)."""
     geo = geometry(11, 11)
     moves = "d8 g4 c7 e3 f3 f2 i3 h5 i5 i4 j2 e5 d5 c8 b10 d7 a9 d6 c6 b8".split()
-    stones = [0, 0]
-    for i, m in enumerate(moves):
-        stones[i % 2] |= 1 << geo.parse(m)
+    stones = geo.stones(moves)
     cells = lambda names: sum(1 << geo.parse(n) for n in names.split())  # noqa: E731
     limits = dataclasses.replace(vc.SOLVER_LIMITS, captured_or=captured)
     for conns in (vc.build(geo, stones, 1, limits), python_build(geo, stones, 1, limits)):

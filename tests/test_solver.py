@@ -187,10 +187,7 @@ def _game_position(number: int):
     path = Path(__file__).resolve().parent.parent / "scripts/positions/11x11-games.txt"
     p = read_positions(str(path))[number - 1]
     geo = geometry(p.width, p.height)
-    stones = [0, 0]
-    for colour, name in p.moves:
-        stones[colour] |= 1 << geo.parse(name)
-    return p, geo, stones
+    return p, geo, geo.stones(placed=p.moves)
 
 
 @pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")

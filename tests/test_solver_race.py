@@ -98,9 +98,7 @@ def test_position_set_takes_the_first_proved_positions_of_each_game(tmp_path):
     for p in positions:
         assert p.moves == [(i % 2, m) for i, m in enumerate(game[:len(p.moves)])]
         assert p.to_move == len(p.moves) % 2
-        stones = [0, 0]
-        for colour, move in p.moves:
-            stones[colour] |= 1 << geo.parse(move)
+        stones = geo.stones(placed=p.moves)
         mover_wins = exhaustive(geo)(stones[0], stones[1], p.to_move)
         assert p.expect == (p.to_move if mover_wins else 1 - p.to_move)
     assert "game 2 ply 7" in proc.stdout and "game 1" not in proc.stdout

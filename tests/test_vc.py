@@ -500,9 +500,7 @@ def test_wide_limits_see_more_of_an_open_board():
     on 9x9 the default build finds one edge-to-edge semi connection for black, the wide one
     several, and white's mustplay shrinks."""
     geo = geometry(9, 9)
-    stones = [0, 0]
-    for i, name in enumerate(("d3", "g4", "e6", "g6")):
-        stones[i % 2] |= 1 << geo.parse(name)
+    stones = geo.stones(["d3", "g4", "e6", "g6"])
     default = vc.build(geo, stones, BLACK)
     wide = vc.build(geo, stones, BLACK, vc.WIDE_LIMITS)
     assert len(default.edge_semis()) == 1
