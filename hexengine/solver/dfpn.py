@@ -32,7 +32,7 @@ from ..geometry import Geometry
 from .knowledge import INF, LOSS, WIN, SimpleKnowledge, winning_cells
 
 
-EXCHANGE_EVERY = 0.1  # seconds between a parallel worker's trades of entries
+EXCHANGE_EVERY = 0.1  # seconds between a parallel worker's trades of entries, by default
 
 
 class Aborted(Exception):
@@ -84,9 +84,10 @@ class Solver:
         self.evictions = 0
         self._tables: dict[int, tuple] = {}
         # a parallel solve's worker (``parallel``): the entries it stores are noted in the
-        # journal, and ``exchange`` is called every EXCHANGE_EVERY seconds to trade them
+        # journal, and ``exchange`` is called every ``exchange_every`` seconds to trade them
         self.journal: Optional[dict[int, tuple]] = None
         self.exchange: Optional[Callable[[], None]] = None
+        self.exchange_every = EXCHANGE_EVERY
         # a parallel worker's view of where the others are searching (``BusyMarks``)
         self.busy: Optional["BusyMarks"] = None
         self.root_key = -1
@@ -266,7 +267,7 @@ class Solver:
         self.progress = progress
         self.progress_every = progress_every
         self.next_report = started + progress_every
-        self.next_exchange = started + EXCHANGE_EVERY
+        self.next_exchange = started + self.exchange_every
         self.started = started
         self.nodes = 0
         self.root_bounds = (1, 1)
@@ -329,7 +330,7 @@ class Solver:
         if self.deadline is not None and now >= self.deadline:
             raise Aborted
         if self.exchange is not None and now >= self.next_exchange:
-            self.next_exchange = now + EXCHANGE_EVERY
+            self.next_exchange = now + self.exchange_every
             self.exchange()
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + self.progress_every
