@@ -46,11 +46,11 @@ from .knowledge import LOSS
 POLL = 0.02  # seconds between looks at the stop flag while the workers run
 GRACE = 1.0  # seconds past the time limit before the workers are ended regardless
 SERIAL_FIRST = 0.3  # seconds the solver tries alone before the workers start
+BESIDE_FIRST = 0.05  # the same for a solve beside other work (which waits for it)
 TRADE_EVERY = 0.02  # seconds between a worker's trades of entries with the others
 # a lone worker (beside the search) trades only for this process's table, which a thread
 # of the search's process merges: less often
 LONE_TRADE_EVERY = 0.1
-BESIDE_FIRST = 0.05  # the same for a solve beside other work (which waits for it)
 
 
 def solve(solver: Solver, geo: Geometry, stones: list[int], colour: int,
