@@ -32,9 +32,6 @@ from ..geometry import Geometry
 from .knowledge import INF, LOSS, WIN, SimpleKnowledge, winning_cells
 
 
-EXCHANGE_EVERY = 0.1  # seconds between a parallel worker's trades of entries, by default
-
-
 class Aborted(Exception):
     """The time limit passed or the stop flag was set."""
 
@@ -85,9 +82,10 @@ class Solver:
         self._tables: dict[int, tuple] = {}
         # a parallel solve's worker (``parallel``): the entries it stores are noted in the
         # journal, and ``exchange`` is called every ``exchange_every`` seconds to trade them
+        # (the worker sets both; the interval is ``parallel``'s)
         self.journal: Optional[dict[int, tuple]] = None
         self.exchange: Optional[Callable[[], None]] = None
-        self.exchange_every = EXCHANGE_EVERY
+        self.exchange_every = 0.0
         # a parallel worker's view of where the others are searching (``BusyMarks``)
         self.busy: Optional["BusyMarks"] = None
         self.root_key = -1
