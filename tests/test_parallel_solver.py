@@ -63,16 +63,19 @@ def test_a_child_another_worker_is_inside_counts_as_harder():
     mine, other = BusyMarks(rows, 0, 2), BusyMarks(rows, 1, 2)
     keys = [0x1234_5678_9ABC_DEF1, 0x0FED_CBA9_8765_4321, 0x1357_9BDF_0246_8ACE]
     moves = [3, 7, 11]
-    cpn, cdn = [5, 5, 5], [2, 3, 9]  # child 0 the most promising, then 1
+    cpn, cdn = [5, 5, 5], [8, 9, 20]  # child 0 the most promising, then 1
     marked = other.enter(keys[0])
     assert (mine.inside(keys[0]), mine.inside(keys[1]), other.inside(keys[0])) == (1, 0, 0)
+    assert BusyMarks.PENALTY == 0.25
     best, second = mine.elsewhere(3, keys, cpn, cdn, moves, -1, thpn=100)
-    assert best == 1 and second == 4  # child 0 counts 2 x 2; the next is child 1 (3)
+    assert best == 1 and second == 10  # child 0 counts 8 x 1.25; the next is child 1 (9)
     assert cdn[best] < min(100, int(second * 1.25) + 1)
-    best, _ = mine.elsewhere(3, keys, cpn, cdn, moves, -1, thpn=3)
+    best, _ = mine.elsewhere(3, keys, [5, 5, 5], [8, 11, 20], moves, -1, thpn=100)
+    assert best == 0  # child 1 (11) is not nearly as promising as the marked one (10)
+    best, _ = mine.elsewhere(3, keys, cpn, cdn, moves, -1, thpn=9)
     assert best == 0  # child 1 is not below the threshold: back to the marked one
     best, second = mine.elsewhere(3, keys, cpn, cdn, moves, ~(1 << 7), thpn=100)
-    assert (best, second) == (0, 9)  # child 1's move is pruned: child 0 (4) before 2 (9)
+    assert (best, second) == (0, 20)  # child 1's move is pruned: child 0 (10) before 2 (20)
     other.leave(marked)
     assert mine.inside(keys[0]) == 0
 

@@ -534,13 +534,15 @@ class BusyMarks:
 
     Each worker writes only its own row: the table keys of the positions on its current
     path, by slot.  A worker choosing a child reads the others' rows: a child another worker
-    is inside counts as harder (its proof number multiplied by 1 + the workers inside it),
-    so the second worker goes into the next most promising child, deep in the tree as well
-    as at the root.  The marks only steer the choice; a stale or overwritten mark costs
-    time, never a wrong proof."""
+    is inside counts as harder (its proof number multiplied by 1 + a quarter for each worker
+    inside it), so the second worker goes into the next most promising child where that one
+    is nearly as promising, deep in the tree as well as at the root.  The marks only steer
+    the choice; a stale or overwritten mark costs time, never a wrong proof."""
 
     SLOTS = 1 << 14
-    PENALTY = 1
+    # a quarter, not a whole worker (x2): on the 7x7 openings 1.10 times one process's
+    # positions against 1.13, 1.56x against 1.53x (five paired runs each, docs/solver.md)
+    PENALTY = 0.25
 
     def __init__(self, rows: memoryview, worker: int, workers: int) -> None:
         slots = self.SLOTS
