@@ -202,6 +202,34 @@ def test_11x11_game_positions_get_wolves_verdict(number):
 
 
 @pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
+def test_a_long_solve_on_a_large_board_tries_the_focus_first(monkeypatch):
+    """From 11x11, a solve longer than FOCUS_SECONDS (or unbounded) first searches focused
+    for FOCUS_FIRST seconds, then every move.  Position 16 of the 11x11 set: the focus
+    proves it within 1,000 nodes, every move (widening 0) in 3,536.  With a first try too
+    short for it, position 48 is proved by the full search after it."""
+    from hexengine.solver import knowledge
+    from hexengine.solver.knowledge import FOCUS_FIRST, FOCUS_SECONDS, VCKnowledge
+    big, nine = geometry(11, 11), geometry(9, 9)
+    assert VCKnowledge().focus_first(big, 3 * FOCUS_SECONDS) == FOCUS_FIRST > 0
+    assert VCKnowledge().focus_first(big, None) == FOCUS_FIRST
+    assert VCKnowledge().focus_first(big, FOCUS_SECONDS) == 0.0  # focused all along
+    assert VCKnowledge().focus_first(nine, None) == 0.0
+    assert VCKnowledge(order="centre").focus_first(big, None) == 0.0
+    p, geo, stones = _game_position(16)
+    result = Solver(VCKnowledge()).solve(geo, stones, p.to_move, seconds=30)
+    assert result.winner == p.expect and result.nodes < 1000, p.text
+    monkeypatch.setattr(knowledge, "FOCUS_FIRST", 0.01)
+    seen = []
+    focus = VCKnowledge.focus
+    monkeypatch.setattr(VCKnowledge, "focus",
+                        lambda self, g, seconds=None: seen.append(seconds) or focus(self, g, seconds))
+    p, geo, stones = _game_position(48)
+    result = Solver(VCKnowledge()).solve(geo, stones, p.to_move, seconds=30)
+    assert result.winner == p.expect, p.text
+    assert seen == [0.01, 30]
+
+
+@pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
 @pytest.mark.parametrize("number", [23, 24, 69, 70])
 def test_ladder_templates_decide_11x11_game_positions_at_sight(number):
     """Positions of the 11x11 set that Wolve decides at its root: white's group joins

@@ -116,7 +116,29 @@ class Solver:
         """Solve the position with ``colour`` to move, within ``seconds`` or until ``stop``.
         The result's ``winner`` is None unless it was proved."""
         started = time.monotonic()
-        self._setup(geo, stones, stop, progress, progress_every, started, seconds)
+        first = self.knowledge.focus_first(geo, seconds) if self.widening is None else 0.0
+        if first:
+            # Benzene's focus for a few seconds first, then every move; the kept
+            # expansions list their moves in the focus's order, so they go
+            result = self._solve(geo, stones, colour, first, stop, progress, progress_every,
+                                 started, first)
+            if result.solved or (stop is not None and stop.is_set()) or (
+                    seconds is not None and time.monotonic() - started >= seconds):
+                return result
+            self.expansions.clear()
+            nodes = result.nodes
+            result = self._solve(geo, stones, colour, seconds, stop, progress,
+                                 progress_every, started, seconds)
+            result.nodes += nodes
+            return result
+        return self._solve(geo, stones, colour, seconds, stop, progress, progress_every,
+                           started, seconds)
+
+    def _solve(self, geo: Geometry, stones: list[int], colour: int, seconds: Optional[float],
+               stop: Optional[threading.Event], progress: Optional[Callable[[dict], None]],
+               progress_every: float, started: float, focus: Optional[float]) -> SolveResult:
+        """``solve`` with the knowledge focused as for a solve of ``focus`` seconds."""
+        self._setup(geo, stones, stop, progress, progress_every, started, seconds, focus)
         self.root_key = self._key(colour)[0]
         result = SolveResult(colour)
         done = self._decided(colour)
@@ -179,7 +201,7 @@ class Solver:
     def settled_moves(self, geo: Geometry, stones: list[int], colour: int) -> tuple[int, int]:
         """(winning, losing) moves for ``colour`` to move, as bitboards: the empty cells whose
         position after the move the table holds proved (no search)."""
-        self._setup(geo, stones, None, None, 1.0, time.monotonic(), None)
+        self._setup(geo, stones, None, None, 1.0, time.monotonic(), None, None)
         h, hr = self.h, self.hr
         zob, zrot = self.zob[colour], self.zrot[colour]
         winning = losing = 0
@@ -197,7 +219,7 @@ class Solver:
     def expansion(self, geo: Geometry, stones: list[int], colour: int) -> tuple:
         """What the knowledge says of this position, ``(status, proof, best, children,
         just)``: from the expansions kept by an earlier solve of it, else asked afresh."""
-        self._setup(geo, stones, None, None, 1.0, time.monotonic(), None)
+        self._setup(geo, stones, None, None, 1.0, time.monotonic(), None, None)
         key, flip = self._key(colour)
         cached = self.expansions.get(key)
         if cached is not None and cached[0] == flip:
@@ -222,25 +244,26 @@ class Solver:
         """Keep a proved result of this position, found elsewhere, in the table."""
         if result.winner is None:
             return
-        self._setup(geo, stones, None, None, 1.0, time.monotonic(), None)
+        self._setup(geo, stones, None, None, 1.0, time.monotonic(), None, None)
         key, flip = self._key(colour)
         pn, dn = (0, INF) if result.winner == colour else (INF, 0)
         self._store(key, flip, pn, dn, result.proof, result.move, max(result.nodes, 2))
 
     def pv(self, geo: Geometry, stones: list[int], colour: int) -> list[int]:
         """The proof's principal variation from the table (no search)."""
-        self._setup(geo, stones, None, None, 1.0, time.monotonic(), None)
+        self._setup(geo, stones, None, None, 1.0, time.monotonic(), None, None)
         if self._decided(colour) is not None:
             return []
         return self._pv(colour)
 
     # --- set-up --------------------------------------------------------------------------
-    def _setup(self, geo, stones, stop, progress, progress_every, started, seconds) -> None:
+    def _setup(self, geo, stones, stop, progress, progress_every, started, seconds,
+               focus) -> None:
         if getattr(self, "geo", None) is not geo:  # keys and proofs belong to one board size
             self.clear()
         self.geo = geo
         self.b, self.w = stones[0], stones[1]
-        self._widen = self.knowledge.focus(geo, seconds)
+        self._widen = self.knowledge.focus(geo, focus)
         if self.widening is not None:
             self._widen = self.widening
         tables = self._tables.get(geo.max_index)

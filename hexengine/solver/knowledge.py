@@ -53,6 +53,11 @@ class SimpleKnowledge:
         share of a node's live moves the solver is to consider (0: all)."""
         return 0.0
 
+    def focus_first(self, geo: Geometry, seconds: Optional[float] = None) -> float:
+        """Seconds of a focused try (``focus`` for a solve that short) before a solve of
+        ``seconds`` on this board considers every move; 0: none."""
+        return 0.0
+
     def expand(self, geo: Geometry, stones: list[int], colour: int):
         decided, sight = self._sight(geo, stones, colour)
         if decided is not None:
@@ -156,6 +161,11 @@ ORDERS = ("auto", "centre", "current", "blocks", "policy")  # VCKnowledge's node
 FOCUS_FROM_CELLS = 121
 FOCUS_SECONDS = 10.0
 WIDENING = 0.25  # the share of a node's live moves considered (Benzene's widening factor)
+# Longer solves on those boards (or unbounded ones) try focused for this long first, then
+# search every move: the focus proves some positions in a fraction of the time and misses
+# others (the 80 11x11 positions at 30 s in process: 170-172 s with a first try of 2, 3
+# or 4 s against 189 s without; docs/solver.md)
+FOCUS_FIRST = 3.0
 
 
 class VCKnowledge(SimpleKnowledge):
@@ -296,6 +306,12 @@ class VCKnowledge(SimpleKnowledge):
                    and seconds <= FOCUS_SECONDS)
         self._auto_order = "blocks" if focused else "centre"
         return WIDENING if focused and self.order == "auto" else 0.0
+
+    def focus_first(self, geo: Geometry, seconds: Optional[float] = None) -> float:
+        if (self.order != "auto" or geo.width * geo.height < FOCUS_FROM_CELLS
+                or (seconds is not None and seconds <= FOCUS_SECONDS)):
+            return 0.0
+        return FOCUS_FIRST
 
     def _corner_pockets(self, geo: Geometry, filled: list[int], edge: tuple[int, int]
                         ) -> tuple[list[int], tuple[int, int]]:
