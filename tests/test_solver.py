@@ -221,8 +221,12 @@ def test_a_long_solve_on_a_large_board_tries_the_focus_first(monkeypatch):
     monkeypatch.setattr(knowledge, "FOCUS_FIRST", 0.01)
     seen = []
     focus = VCKnowledge.focus
-    monkeypatch.setattr(VCKnowledge, "focus",
-                        lambda self, g, seconds=None: seen.append(seconds) or focus(self, g, seconds))
+
+    def spied(self, g, seconds=None):
+        seen.append(seconds)
+        return focus(self, g, seconds)
+
+    monkeypatch.setattr(VCKnowledge, "focus", spied)
     p, geo, stones = _game_position(48)
     result = Solver(VCKnowledge()).solve(geo, stones, p.to_move, seconds=30)
     assert result.winner == p.expect, p.text
