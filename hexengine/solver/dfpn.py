@@ -488,7 +488,8 @@ class Solver:
                 return pn, dn, 0
             busy = self.busy
             if busy is not None and busy.inside(ckeys[best_i]):
-                best_i, dn2 = busy.elsewhere(n, ckeys, cpn, cdn, moves, allowed, thpn)
+                best_i, dn2 = busy.elsewhere(n, ckeys, cpn, cdn, moves, allowed, thpn,
+                                             busy.LOST_PENALTY if pn >= dn else busy.PENALTY)
             # the child's thresholds (its pn is our dn's share, its dn our pn)
             c_thpn = thdn - dn + cpn[best_i]
             if c_thpn > INF:
@@ -558,14 +559,19 @@ class BusyMarks:
     Each worker writes only its own row: the table keys of the positions on its current
     path, by slot.  A worker choosing a child reads the others' rows: a child another worker
     is inside counts as harder (its proof number multiplied by 1 + a quarter for each worker
-    inside it), so the second worker goes into the next most promising child where that one
-    is nearly as promising, deep in the tree as well as at the root.  The marks only steer
+    inside it; by 1 + 4 where the node looks lost for its mover, since every child must then
+    be refuted), so the second worker goes into the next most promising child where that
+    one is nearly as promising, deep in the tree as well as at the root.  The marks only steer
     the choice; a stale or overwritten mark costs time, never a wrong proof."""
 
     SLOTS = 1 << 14
     # a quarter, not a whole worker (x2): on the 7x7 openings 1.10 times one process's
     # positions against 1.13, 1.56x against 1.53x (five paired runs each, docs/solver.md)
     PENALTY = 0.25
+    # where the node looks lost for its mover (pn >= dn) every child must be refuted, so a
+    # second worker is sent to a sibling far more readily: 1.60x and 1.57x against 1.54x
+    # and 1.51x on the 7x7 openings, the runs alternating (docs/solver.md)
+    LOST_PENALTY = 4.0
 
     def __init__(self, rows: memoryview, worker: int, workers: int) -> None:
         slots = self.SLOTS
@@ -592,7 +598,7 @@ class BusyMarks:
         self.mine[marked[0]] = marked[1]
 
     def elsewhere(self, n: int, ckeys: list, cpn: list, cdn: list, moves: list, allowed: int,
-                  thpn: int) -> tuple[int, int]:
+                  thpn: int, penalty: float = PENALTY) -> tuple[int, int]:
         """The child to search with the others' marks counted, and the second smallest
         marked proof number (the child's threshold), among the live children; only a
         child below ``thpn`` is chosen, so that the search always moves on."""
@@ -601,7 +607,7 @@ class BusyMarks:
             if cpn[i] == 0 or not (allowed >> moves[i]) & 1:
                 continue
             d = cdn[i]
-            e = min(d * (1 + self.PENALTY * self.inside(ckeys[i])), INF)
+            e = min(d * (1 + penalty * self.inside(ckeys[i])), INF)
             if d < thpn and (best_i < 0 or e < best):
                 if best_i >= 0 and best < second:
                     second = best

@@ -8,9 +8,10 @@ and Hayward, "Scalable parallel DFPN search"), whose threads share one table:
 - **Busy marks** (``dfpn.BusyMarks``): each worker writes the positions on its current
   path into its own row of memory the workers share.  Choosing a child, a worker counts
   one that another worker is inside as harder (its proof number times one plus a quarter
-  for each worker inside), so it goes into the next most promising child instead where
-  that one is nearly as promising, at the root or deep in the tree, wherever the two
-  paths would meet.
+  for each worker inside, or plus four where the node looks lost for its mover and every
+  child must be refuted anyway), so it goes into the next most promising child instead
+  where that one is nearly as promising, at the root or deep in the tree, wherever the
+  two paths would meet.
 - **Traded entries**: every 0.02 s each worker sends every entry it stored since, proofs
   and the proof and disproof numbers of open positions, and takes in the others' (through
   this process, which relays them): a proof always, an open entry unless its own holds a
