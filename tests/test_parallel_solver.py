@@ -76,14 +76,12 @@ def test_a_child_another_worker_is_inside_counts_as_harder():
     assert best == 0  # child 1 is not below the threshold: back to the marked one
     best, second = mine.elsewhere(3, keys, cpn, cdn, moves, ~(1 << 7), thpn=100)
     assert (best, second) == (0, 20)  # child 1's move is pruned: child 0 (10) before 2 (20)
-    # where the node looks lost for its mover the mark weighs LOST_PENALTY: a sibling
-    # twice as hard is taken (8 x 5 = 40 > 11), one five times as hard is not
+    # where the node looks lost for its mover the mark weighs LOST_PENALTY: the marked
+    # child counts 8 x 5 = 40, so a sibling of 11 is taken and one of 41 is not
     assert BusyMarks.LOST_PENALTY == 4.0
-    best, _ = mine.elsewhere(3, keys, [5, 5, 5], [8, 11, 20], moves, -1, 100,
-                             BusyMarks.LOST_PENALTY)
+    best, _ = mine.elsewhere(3, keys, [5, 5, 5], [8, 11, 20], moves, -1, 100, lost=True)
     assert best == 1
-    best, _ = mine.elsewhere(3, keys, [5, 5, 5], [8, 41, 50], moves, -1, 100,
-                             BusyMarks.LOST_PENALTY)
+    best, _ = mine.elsewhere(3, keys, [5, 5, 5], [8, 41, 50], moves, -1, 100, lost=True)
     assert best == 0
     other.leave(marked)
     assert mine.inside(keys[0]) == 0

@@ -489,7 +489,7 @@ class Solver:
             busy = self.busy
             if busy is not None and busy.inside(ckeys[best_i]):
                 best_i, dn2 = busy.elsewhere(n, ckeys, cpn, cdn, moves, allowed, thpn,
-                                             busy.LOST_PENALTY if pn >= dn else busy.PENALTY)
+                                             lost=pn >= dn)
             # the child's thresholds (its pn is our dn's share, its dn our pn)
             c_thpn = thdn - dn + cpn[best_i]
             if c_thpn > INF:
@@ -598,10 +598,12 @@ class BusyMarks:
         self.mine[marked[0]] = marked[1]
 
     def elsewhere(self, n: int, ckeys: list, cpn: list, cdn: list, moves: list, allowed: int,
-                  thpn: int, penalty: float = PENALTY) -> tuple[int, int]:
+                  thpn: int, lost: bool = False) -> tuple[int, int]:
         """The child to search with the others' marks counted, and the second smallest
         marked proof number (the child's threshold), among the live children; only a
-        child below ``thpn`` is chosen, so that the search always moves on."""
+        child below ``thpn`` is chosen, so that the search always moves on.  ``lost``: the
+        node looks lost for its mover (pn >= dn), where a mark weighs ``LOST_PENALTY``."""
+        penalty = self.LOST_PENALTY if lost else self.PENALTY
         best_i, best, second = -1, INF, INF
         for i in range(n):
             if cpn[i] == 0 or not (allowed >> moves[i]) & 1:
