@@ -76,6 +76,9 @@ from protocol.match.runner import MatchError  # noqa: E402
               help="The share of each node's live moves considered, best first "
                    "(Benzene's widening; 0: all) [default: the knowledge's: 0.25 from 11x11 "
                    "with --order auto and a --limit of at most 10 s, else 0].")
+@click.option("--inherit-fill/--no-inherit-fill", default=True, show_default=True,
+              help="Keep the cells a node's knowledge fills filled in the positions below "
+                   "it, as Benzene's board does (Solver.inherit_fill).")
 @click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes solving each root together (hexengine.solver.parallel).")
 @click.option("--paired", is_flag=True,
@@ -93,7 +96,7 @@ from protocol.match.runner import MatchError  # noqa: E402
 def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
          tt_size: int, compiled: bool, decompose: bool, dominated: Optional[bool],
          stone_templates: Optional[bool], edge_band: Optional[bool], order: str,
-         widening: Optional[float], threads: int, paired: bool,
+         widening: Optional[float], inherit_fill: bool, threads: int, paired: bool,
          cluster_address: Optional[str], connect_timeout: float,
          profile: int) -> None:
     geo = geometry(size, size)
@@ -107,14 +110,14 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
         options = dict(knowledge=knowledge, tt_size=tt_size, decompose=decompose,
                        dominated=dominated, stone_templates=stone_templates,
                        edge_band=edge_band, order=order, threads=threads,
-                       widening=widening)
+                       widening=widening, inherit_fill=inherit_fill)
         _on_cluster(cluster_address, connect_timeout, geo, openings, limit, options)
         return
     kernels.start(wait=True)
     if paired:
         _paired(geo, openings, limit, threads, lambda: Solver(
             _knowledge(knowledge, decompose, dominated, stone_templates, order, edge_band),
-            tt_size=tt_size, widening=widening))
+            tt_size=tt_size, widening=widening, inherit_fill=inherit_fill))
         return
     profiler = cProfile.Profile() if profile else None
     expanded = [0, 0]  # expansions that listed moves, moves listed
@@ -125,7 +128,8 @@ def main(size: int, knowledge: str, fresh: bool, limit: float, cells: str,
     for cell in openings:
         if solver is None or fresh:
             known = _knowledge(knowledge, decompose, dominated, stone_templates, order, edge_band)
-            solver = Solver(known, tt_size=tt_size, widening=widening)
+            solver = Solver(known, tt_size=tt_size, widening=widening,
+                            inherit_fill=inherit_fill)
             if profiler is not None:
                 _count_moves(known, expanded)
         stones = [1 << cell, 0]
@@ -230,15 +234,16 @@ class Tally:
 def solve_opening(size: int, cell: int, limit: float, knowledge: str, tt_size: int,
                   decompose: bool, dominated: Optional[bool], order: str, threads: int,
                   stone_templates: Optional[bool] = None,
-                  edge_band: Optional[bool] = None, widening: Optional[float] = None
-                  ) -> dict:
+                  edge_band: Optional[bool] = None, widening: Optional[float] = None,
+                  inherit_fill: bool = True) -> dict:
     """One opening (a black stone, white to move) with a fresh solver: the task a cluster's
     worker runs.  Returns cell, winner, move, nodes, seconds and (on a worker) its name."""
     kernels.start(wait=True)
     geo = geometry(size, size)
     known = _knowledge(knowledge, decompose, dominated, stone_templates, order, edge_band)
     started = time.monotonic()
-    result = parallel.solve(Solver(known, tt_size=tt_size, widening=widening), geo,
+    result = parallel.solve(Solver(known, tt_size=tt_size, widening=widening,
+                                   inherit_fill=inherit_fill), geo,
                             [1 << cell, 0], WHITE,
                             limit, threads=threads)
     solved = _outcome(cell, result, time.monotonic() - started)

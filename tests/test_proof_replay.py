@@ -94,7 +94,8 @@ def test_every_5x5_proof_tree_replayed_against_every_reply():
     solver's move, until the board is won or the knowledge decides the position at sight
     (a full connection, or fill-in joining the edges: the connections are checked against
     exhaustive play in test_vc.py, with the default limits and the solver's).  About
-    1,690 positions (2,450 before the derived edge templates with helper stones, 4,800
+    1,430 positions (1,690 before the solver kept a node's filled cells filled below it,
+    its winning moves now reaching positions decided at sight sooner; 2,450 before the derived edge templates with helper stones, 4,800
     with ORs of at most four semis, 24,000 before the solver's H-search derived
     connections between empty cells: it decides more at sight each time)."""
     geo = geometry(5, 5)
@@ -130,7 +131,7 @@ def test_every_5x5_proof_tree_replayed_against_every_reply():
                 else:
                     stack.append((black, white | 1 << m, BLACK))
         total += len(seen)
-    assert total > 1_500
+    assert total > 1_300
 
 
 @pytest.mark.slow

@@ -126,14 +126,16 @@ def test_4x4_winning_openings_and_find_winning():
         assert (cell in moves) == (not wins(1 << cell, 0, WHITE))
 
 
-@pytest.mark.parametrize("knowledge", ["simple", "auto", "mover"])
-def test_proof_sets_hold_whatever_fills_the_other_cells(knowledge):
+@pytest.mark.parametrize("knowledge,inherit", [("simple", True), ("auto", True),
+                                               ("auto", False), ("mover", True)])
+def test_proof_sets_hold_whatever_fills_the_other_cells(knowledge, inherit):
     """A proof set S: the winner still wins when the empty cells outside S are filled with
-    anything (same stones, same side to move).  Checked by exhaustive search."""
+    anything (same stones, same side to move).  Checked by exhaustive search, with the
+    cells a node fills kept filled below it (``inherit_fill``) and without."""
     rng = random.Random(7)
     geo = geometry(4, 4)
     wins = exhaustive(geo)
-    solver = Solver(_knowledge(knowledge))
+    solver = Solver(_knowledge(knowledge), inherit_fill=inherit)
     checked = 0
     for board, colour, result in checked_solves(solver, geo, wins, rng, 40, (2, 7)):
         outside = [c for c in geo.iter_bits(board.empty & ~result.proof)]
@@ -152,6 +154,37 @@ def test_proof_sets_hold_whatever_fills_the_other_cells(knowledge):
             assert wins(stones[0], stones[1], colour) == (result.winner == colour)
             checked += 1
     assert checked > 50
+
+
+@pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")
+def test_the_cells_a_node_fills_stay_filled_below_it():
+    """As Benzene's board keeps a node's fill-in on the way down, the solver hands a
+    node's filled position to its children: there the knowledge sees stones the real
+    position lacks, and every verdict stays the exhaustive one (4x4 and 5x5 openings)."""
+    seen = {"nodes": 0, "inherited": 0}
+
+    class Recording(type(knowledge_by_name("auto"))):
+        def expand(self, geo, stones, colour):
+            seen["nodes"] += 1
+            if (stones[0], stones[1]) != (solver.b, solver.w):
+                seen["inherited"] += 1
+                assert stones[0] & solver.b == solver.b and stones[1] & solver.w == solver.w
+                assert not stones[0] & stones[1]
+            return super().expand(geo, stones, colour)
+
+    rng = random.Random(11)
+    geo = geometry(4, 4)
+    wins = exhaustive(geo)
+    solver = Solver(Recording())
+    for _ in checked_solves(solver, geo, wins, rng, 60, (1, 5)):
+        pass
+    assert seen["inherited"] > 10, seen
+    geo = geometry(5, 5)
+    black = "e1 b2 c2 d2 e2 b3 c3 d3 a4 b4 c4 d4 a5".split()  # the published 13
+    for cell in ("a1", "c3", "b2", "a5", "e1", "a3"):
+        solver = Solver(Recording())
+        result = solver.solve(geo, [1 << geo.parse(cell), 0], WHITE)
+        assert result.winner == (BLACK if cell in black else WHITE), cell
 
 
 @pytest.mark.skipif(not HAVE_VC, reason="needs hexengine.knowledge (vc, inferior)")

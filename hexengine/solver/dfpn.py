@@ -60,7 +60,8 @@ class Solver:
     """DFPN over raw bitboards with a transposition table that lives across solves."""
 
     def __init__(self, knowledge=None, tt_size: int = 400_000, epsilon: float = 0.25,
-                 weak: bool = True, widening: Optional[float] = None) -> None:
+                 weak: bool = True, widening: Optional[float] = None,
+                 inherit_fill: bool = True) -> None:
         self.knowledge = knowledge if knowledge is not None else SimpleKnowledge()
         self.tt_size = tt_size
         self.epsilon = epsilon
@@ -71,6 +72,7 @@ class Solver:
         self.widening = widening
         self._widen = 0.0
         self.use_history = True  # moves that won elsewhere are tried first
+        self.inherit_fill = inherit_fill  # a node's filled cells stay filled below it
         self.history = [0] * 4096
         self.tt: dict[int, tuple] = {}
         # knowledge of interior positions (what expanding them found), by table key
@@ -360,8 +362,11 @@ class Solver:
                            "pn": pn, "dn": dn, "tt": len(self.tt)})
 
     # --- the search ----------------------------------------------------------------------
-    def _mid(self, colour: int, thpn: int, thdn: int, root: bool = True):
-        """Search until pn >= thpn or dn >= thdn; returns (pn, dn, proof)."""
+    def _mid(self, colour: int, thpn: int, thdn: int, root: bool = True,
+             fill: Optional[tuple[int, int, int]] = None):
+        """Search until pn >= thpn or dn >= thdn; returns (pn, dn, proof).  ``fill``: the
+        cells the ancestors' knowledge filled, kept down the tree as Benzene's board keeps
+        them (both colours' stones with them, and the empty cells they rest on)."""
         self.nodes += 1
         self._check()  # every node: one expansion (a wide H-search) costs far more
         start_nodes = self.nodes
@@ -369,13 +374,35 @@ class Solver:
         cached = self.expansions.get(key)
         if cached is not None and cached[0] == flip:
             status, proof, best, children, just = cached[1]
+            fill = cached[2]
         else:
-            exp = self.knowledge.expand(self.geo, [self.b, self.w], colour)
+            knowledge = self.knowledge
+            if fill is None:
+                exp = knowledge.expand(self.geo, [self.b, self.w], colour)
+            else:
+                exp = knowledge.expand(self.geo, [fill[0], fill[1]], colour)
             status, proof, best, children, just = exp
+            if fill is not None:
+                # what the inherited cells rest on joins every proof made at this node
+                sup = fill[2]
+                if status:
+                    proof |= sup
+                else:
+                    if just >= 0:
+                        just |= sup
+                    children = [c if not c[1] else (c[0], c[1], c[2] | sup) + c[3:]
+                                for c in children]
+                exp = (status, proof, best, children, just)
+            if self.inherit_fill and not status:
+                more = getattr(knowledge, "fill_out", None)
+                if more is not None:
+                    fill = (more[0], more[1], more[2] | (fill[2] if fill else 0))
+            else:
+                fill = None
             if not status:
                 if len(self.expansions) >= self.expansion_size:
                     self.expansions.clear()
-                self.expansions[key] = (flip, exp)
+                self.expansions[key] = (flip, exp, fill)
         if status:
             pn, dn = (0, INF) if status == WIN else (INF, 0)
             self._store(key, flip, pn, dn, proof, best, 1)
@@ -504,8 +531,12 @@ class Solver:
             self.h = h ^ zob[m]
             self.hr = hr ^ zrot[m]
             marked = busy.enter(ckeys[best_i]) if busy is not None else None
+            cfill = None
+            if fill is not None and not ((fill[0] | fill[1]) >> m) & 1:
+                cfill = (fill[0] | bit, fill[1], fill[2]) if not colour else \
+                    (fill[0], fill[1] | bit, fill[2])
             try:
-                p, d, pr = self._mid(1 - colour, c_thpn, c_thdn, False)
+                p, d, pr = self._mid(1 - colour, c_thpn, c_thdn, False, cfill)
             finally:
                 if marked is not None:
                     busy.leave(marked)

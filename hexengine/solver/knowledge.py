@@ -188,6 +188,7 @@ class VCKnowledge(SimpleKnowledge):
     filled cells and the empty cells around them, and a connection's proof is its carrier."""
 
     name = "vc"
+    fill_out = None  # after an open expand: (black, white, support) of the filled position
     forced_cheap = True  # a forced block is searched without building connections
 
     def __init__(self, own_semis: bool = False, fill: bool = True, prune: bool = True,
@@ -224,6 +225,7 @@ class VCKnowledge(SimpleKnowledge):
         self.limits = limits
 
     def expand(self, geo: Geometry, stones: list[int], colour: int):
+        self.fill_out = None
         decided, sight = self._sight(geo, stones, colour)
         if decided is not None:
             return decided
@@ -268,6 +270,8 @@ class VCKnowledge(SimpleKnowledge):
                             return WIN, sup[colour], m.bit_length() - 1, None, 0
                         return LOSS, support, (empty & -empty).bit_length() - 1, None, 0
         fempty = geo.mask & ~(filled[0] | filled[1])
+        if fempty != empty:  # the filled position, for the solver to keep below this node
+            self.fill_out = (filled[0], filled[1], sup[0] | sup[1])
         if self.vc is None:
             return self._pruned(geo, stones, filled, colour, sight, fempty, just, support,
                                 empty)
