@@ -95,9 +95,10 @@ def test_every_5x5_proof_tree_replayed_against_every_reply():
     (a full connection, or fill-in joining the edges: the connections are checked against
     exhaustive play in test_vc.py, with the default limits and the solver's).  About
     1,430 positions (1,690 before the solver kept a node's filled cells filled below it,
-    its winning moves now reaching positions decided at sight sooner; 2,450 before the derived edge templates with helper stones, 4,800
-    with ORs of at most four semis, 24,000 before the solver's H-search derived
-    connections between empty cells: it decides more at sight each time)."""
+    its winning moves now reaching positions decided at sight sooner; 2,450 before the
+    derived edge templates with helper stones, 4,800 with ORs of at most four semis,
+    24,000 before the solver's H-search derived connections between empty cells: it
+    decides more at sight each time)."""
     geo = geometry(5, 5)
     solver = Solver(knowledge_by_name())
     knowledge = solver.knowledge
