@@ -377,10 +377,8 @@ class Solver:
             fill = cached[2]
         else:
             knowledge = self.knowledge
-            if fill is None:
-                exp = knowledge.expand(self.geo, [self.b, self.w], colour)
-            else:
-                exp = knowledge.expand(self.geo, [fill[0], fill[1]], colour)
+            stones = [self.b, self.w] if fill is None else [fill[0], fill[1]]
+            exp = knowledge.expand(self.geo, stones, colour)
             status, proof, best, children, just = exp
             if fill is not None:
                 # what the inherited cells rest on joins every proof made at this node
@@ -393,12 +391,10 @@ class Solver:
                     children = [c if not c[1] else (c[0], c[1], c[2] | sup) + c[3:]
                                 for c in children]
                 exp = (status, proof, best, children, just)
-            if self.inherit_fill and not status:
+            if self.inherit_fill and not status:  # (without it, fill is never given)
                 more = getattr(knowledge, "fill_out", None)
                 if more is not None:
                     fill = (more[0], more[1], more[2] | (fill[2] if fill else 0))
-            else:
-                fill = None
             if not status:
                 if len(self.expansions) >= self.expansion_size:
                     self.expansions.clear()
